@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Microbenchmarks of the batch and the mm flush state at 64, 384 and 8192
+ * CPUs, with a back-end whose ops do nothing, so only the library's own cost
+ * is measured. Prints ns per operation (wall clock, noisy on a shared
+ * machine); bench/callgrind.sh turns the same loops into instruction counts.
+ *
+ * Usage: bench_batch [--ops N] [--case NAME] [--cpus N]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <tlbpolicy/tlbpolicy.h>
+
+#define PAGE 4096ULL
+#define FLUSH_EVERY 512 /* NR_MAX_BATCHED_MIGRATION-sized batches */
+
+static int null_flush(void *ctx, const struct tlbp_flush_req *req)
+{
+	(void)ctx;
+	(void)req;
+	return 0;
+}
+
+static int null_flush_mm(void *ctx, struct tlbp_mm *mm)
+{
+	(void)ctx;
+	(void)mm;
+	return 0;
+}
+
+static const struct tlbp_flush_ops null_ops = {
+	.flush = null_flush,
+	.flush_mm = null_flush_mm,
+};
+
+struct rig {
+	struct tlbp_batch batch;
+	struct tlbp_mm mm;
+	struct tlbp_cpuset mm_cpus;
+	unsigned long batch_bits[TLBP_CPUSET_WORDS(TLBP_CPUSET_MAX_CPUS)];
+	unsigned long mm_bits[TLBP_CPUSET_WORDS(TLBP_CPUSET_MAX_CPUS)];
+};
+
+static void rig_init(struct rig *r, unsigned int nr_cpus)
+{
+	struct tlbp_batch_config cfg;
+	unsigned int cpu;
+
+	tlbp_batch_config_default(&cfg, nr_cpus);
+	if (tlbp_batch_init(&r->batch, &cfg, &null_ops, NULL, r->batch_bits,
+			    sizeof(r->batch_bits)) ||
+	    tlbp_mm_init(&r->mm, &null_ops, NULL) ||
+	    tlbp_cpuset_init(&r->mm_cpus, r->mm_bits, sizeof(r->mm_bits), nr_cpus)) {
+		fprintf(stderr, "bench_batch: init failed\n");
+		exit(1);
+	}
+	/* The mm is live on every CPU: the worst case for the CPU-set OR. */
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		tlbp_cpuset_set(&r->mm_cpus, cpu);
+}
+
+/* One add_pending of a present PTE; a flush every FLUSH_EVERY adds. */
+static void op_add(struct rig *r, unsigned long i)
+{
+	uint64_t page = i % FLUSH_EVERY;
+
+	tlbp_batch_add_pending(&r->batch, &r->mm, &r->mm_cpus, TLBP_PTE_PRESENT,
+			       page * PAGE, (page + 1) * PAGE, NULL);
+	if (page == FLUSH_EVERY - 1)
+		tlbp_batch_flush(&r->batch, NULL);
+}
+
+/* One add then its flush: the cost of not batching at all. */
+static void op_add_flush(struct rig *r, unsigned long i)
+{
+	tlbp_batch_add_pending(&r->batch, &r->mm, &r->mm_cpus, TLBP_PTE_PRESENT,
+			       i * PAGE, (i + 1) * PAGE, NULL);
+	tlbp_batch_flush(&r->batch, NULL);
+}
+
+static void op_should_defer(struct rig *r, unsigned long i)
+{
+	struct tlbp_defer_decision d;
+
+	(void)i;
+	tlbp_batch_should_defer(&r->batch, &r->mm_cpus, 0, true, &d);
+}
+
+static void op_mm_mark(struct rig *r, unsigned long i)
+{
+	(void)i;
+	tlbp_mm_mark_batched_pending(&r->mm);
+}
+
+/* A deferral and the drain that finds it outstanding. */
+static void op_mm_drain(struct rig *r, unsigned long i)
+{
+	(void)i;
+	tlbp_mm_mark_batched_pending(&r->mm);
+	tlbp_mm_flush_batched_pending(&r->mm, NULL);
+}
+
+static void op_mm_drain_clean(struct rig *r, unsigned long i)
+{
+	(void)i;
+	tlbp_mm_flush_batched_pending(&r->mm, NULL);
+}
+
+struct bench_case {
+	const char *name;
+	void (*op)(struct rig *r, unsigned long i);
+	bool per_cpu_count; /* cost depends on the CPU count */
+};
+
+static const struct bench_case cases[] = {
+	{ "batch_add", op_add, true },
+	{ "batch_add_flush", op_add_flush, true },
+	{ "should_defer", op_should_defer, true },
+	{ "mm_mark", op_mm_mark, false },
+	{ "mm_drain", op_mm_drain, false },
+	{ "mm_drain_clean", op_mm_drain_clean, false },
+};
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void run(const struct bench_case *c, unsigned int nr_cpus,
+		unsigned long ops, bool timed)
+{
+	static struct rig rig;
+	unsigned long i;
+	double t0;
+
+	rig_init(&rig, nr_cpus);
+	t0 = now_ns();
+	for (i = 0; i < ops; i++)
+		c->op(&rig, i);
+	if (timed)
+		printf("%-16s %5u %12.1f\n", c->name, nr_cpus,
+		       (now_ns() - t0) / (double)ops);
+}
+
+int main(int argc, char **argv)
+{
+	static const unsigned int cpu_counts[] = { 64, 384, 8192 };
+	const char *only = NULL;
+	unsigned long ops = 2000000;
+	unsigned int only_cpus = 0;
+	size_t c, k;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--ops") && i + 1 < argc)
+			ops = strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--case") && i + 1 < argc)
+			only = argv[++i];
+		else if (!strcmp(argv[i], "--cpus") && i + 1 < argc)
+			only_cpus = (unsigned int)strtoul(argv[++i], NULL, 10);
+		else {
+			fprintf(stderr, "usage: %s [--ops N] [--case NAME] [--cpus N]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (ops == 0) {
+		fprintf(stderr, "bench_batch: --ops must be positive\n");
+		return 2;
+	}
+	if (!only)
+		printf("%-16s %5s %12s\n", "case", "cpus", "ns/op");
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		if (only && strcmp(only, cases[c].name))
+			continue;
+		for (k = 0; k < sizeof(cpu_counts) / sizeof(cpu_counts[0]); k++) {
+			unsigned int n = only_cpus ? only_cpus : cpu_counts[k];
+
+			run(&cases[c], n, ops, !only);
+			if (only_cpus || !cases[c].per_cpu_count)
+				break;
+		}
+	}
+	return 0;
+}

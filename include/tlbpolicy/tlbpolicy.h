@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/**
+ * @file tlbpolicy.h
+ * @brief Umbrella header: the whole public API of libtlbpolicy.
+ */
+#ifndef TLBPOLICY_TLBPOLICY_H
+#define TLBPOLICY_TLBPOLICY_H
+
+#include <tlbpolicy/platform.h>
+#include <tlbpolicy/cpuset.h>
+#include <tlbpolicy/flush_ops.h>
+#include <tlbpolicy/mm.h>
+#include <tlbpolicy/batch.h>
+
+#endif /* TLBPOLICY_TLBPOLICY_H */

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The unmap/flush batch.
+ *
+ * Invariant: flush_required stays true from the first queued accessible
+ * entry until ops->flush has returned success for a request covering it.
+ * Every early return below either happens before any state changes (bad
+ * input) or leaves flush_required set (op failure).
+ */
+#include <tlbpolicy/batch.h>
+
+#define PAGE_SHIFT_MIN 12U
+#define PAGE_SHIFT_MAX 21U
+#define PTE_KNOWN_FLAGS (TLBP_PTE_PRESENT | TLBP_PTE_PROTNONE | TLBP_PTE_DIRTY)
+
+int tlbp_batch_config_default(struct tlbp_batch_config *cfg,
+			      unsigned int nr_cpus)
+{
+	if (!cfg)
+		return -TLBP_EINVAL;
+	cfg->nr_cpus = nr_cpus;
+	cfg->flush_ceiling = TLBP_BATCH_DEFAULT_CEILING;
+	cfg->page_shift = TLBP_BATCH_DEFAULT_PAGE_SHIFT;
+	cfg->defer = TLBP_DEFER_IF_REMOTE;
+	return 0;
+}
+
+size_t tlbp_batch_cpus_size(unsigned int nr_cpus)
+{
+	return tlbp_cpuset_size(nr_cpus);
+}
+
+static void batch_reset(struct tlbp_batch *b)
+{
+	tlbp_cpuset_zero(&b->cpus);
+	b->mm = NULL;
+	b->start = TLBP_FLUSH_ALL;
+	b->end = 0;
+	b->nr_queued = 0;
+	b->flush_required = false;
+	b->writable = false;
+	b->unmapped = false;
+	b->multi_mm = false;
+	b->add_failed = false;
+}
+
+static int check_config(const struct tlbp_batch_config *cfg)
+{
+	if (!cfg || cfg->nr_cpus == 0)
+		return -TLBP_EINVAL;
+	if (cfg->page_shift < PAGE_SHIFT_MIN || cfg->page_shift > PAGE_SHIFT_MAX)
+		return -TLBP_EINVAL;
+	if (cfg->defer != TLBP_DEFER_IF_REMOTE && cfg->defer != TLBP_DEFER_ALWAYS)
+		return -TLBP_EINVAL;
+	if (cfg->nr_cpus > TLBP_CPUSET_MAX_CPUS)
+		return -TLBP_E2BIG;
+	return 0;
+}
+
+int tlbp_batch_init(struct tlbp_batch *b, const struct tlbp_batch_config *cfg,
+		    const struct tlbp_flush_ops *ops, void *ctx,
+		    unsigned long *cpus_buf, size_t cpus_len)
+{
+	struct tlbp_cpuset cpus;
+	int err;
+
+	if (!b || !ops || !ops->flush || !ops->flush_mm)
+		return -TLBP_EINVAL;
+	err = check_config(cfg);
+	if (err)
+		return err;
+	err = tlbp_cpuset_init(&cpus, cpus_buf, cpus_len, cfg->nr_cpus);
+	if (err)
+		return err;
+
+	b->ops = ops;
+	b->ctx = ctx;
+	b->cpus = cpus;
+	b->flush_ceiling = cfg->flush_ceiling;
+	b->page_shift = cfg->page_shift;
+	b->defer = cfg->defer;
+	batch_reset(b);
+	return 0;
+}
+
+int tlbp_batch_should_defer(const struct tlbp_batch *b,
+			    const struct tlbp_cpuset *mm_cpus,
+			    unsigned int this_cpu, bool requested,
+			    struct tlbp_defer_decision *out)
+{
+	enum tlbp_defer_reason reason;
+
+	if (!b || !mm_cpus || !out || this_cpu >= b->cpus.nr_cpus ||
+	    mm_cpus->nr_cpus > b->cpus.nr_cpus)
+		return -TLBP_EINVAL;
+
+	if (!requested)
+		reason = TLBP_DEFER_NOT_REQUESTED;
+	else if (b->defer == TLBP_DEFER_ALWAYS)
+		reason = TLBP_DEFER_POLICY_ALWAYS;
+	else if (tlbp_cpuset_any_but(mm_cpus, this_cpu) < mm_cpus->nr_cpus)
+		reason = TLBP_DEFER_MM_REMOTE;
+	else
+		reason = TLBP_DEFER_MM_LOCAL;
+
+	out->reason = reason;
+	out->defer = reason == TLBP_DEFER_MM_REMOTE ||
+		     reason == TLBP_DEFER_POLICY_ALWAYS;
+	return 0;
+}
+
+bool tlbp_pte_accessible(const struct tlbp_mm *mm, unsigned int pte_flags)
+{
+	if (pte_flags & TLBP_PTE_PRESENT)
+		return true;
+	/*
+	 * A PROT_NONE PTE is not hardware-present, but while a page-table
+	 * change on this mm still owes its flush, a CPU may hold the previous
+	 * present translation.
+	 */
+	return (pte_flags & TLBP_PTE_PROTNONE) && tlbp_mm_flush_pending(mm);
+}
+
+static bool range_ok(const struct tlbp_batch *b, uint64_t start, uint64_t end)
+{
+	uint64_t page_mask = ((uint64_t)1 << b->page_shift) - 1;
+
+	return start < end && !(start & page_mask) && !(end & page_mask);
+}
+
+static void record_entry(struct tlbp_batch *b, struct tlbp_mm *mm,
+			 const struct tlbp_cpuset *mm_cpus,
+			 unsigned int pte_flags, uint64_t start, uint64_t end)
+{
+	/* Checked by the caller: mm_cpus fits, so this cannot fail. */
+	tlbp_cpuset_or(&b->cpus, mm_cpus);
+	if (b->mm && b->mm != mm)
+		b->multi_mm = true;
+	b->mm = mm;
+	if (start < b->start)
+		b->start = start;
+	if (end > b->end)
+		b->end = end;
+	b->nr_queued += (end - start) >> b->page_shift;
+	b->unmapped = true;
+	b->flush_required = true;
+	if (pte_flags & TLBP_PTE_DIRTY)
+		b->writable = true;
+}
+
+int tlbp_batch_add_pending(struct tlbp_batch *b, struct tlbp_mm *mm,
+			   const struct tlbp_cpuset *mm_cpus,
+			   unsigned int pte_flags, uint64_t start,
+			   uint64_t end, enum tlbp_add_reason *reason)
+{
+	int err;
+
+	if (!b || !mm || !mm_cpus || (pte_flags & ~PTE_KNOWN_FLAGS) ||
+	    mm_cpus->nr_cpus > b->cpus.nr_cpus || !range_ok(b, start, end))
+		return -TLBP_EINVAL;
+
+	if (!tlbp_pte_accessible(mm, pte_flags)) {
+		if (reason)
+			*reason = TLBP_ADD_SKIP_INACCESSIBLE;
+		return 0;
+	}
+	if (reason)
+		*reason = TLBP_ADD_QUEUED;
+
+	/*
+	 * Record first, publish second: a drainer that sees the mm's new
+	 * pending generation must find this batch already owing the flush.
+	 */
+	record_entry(b, mm, mm_cpus, pte_flags, start, end);
+	tlbp_mm_mark_batched_pending(mm);
+
+	if (!b->ops->add_pending)
+		return 0;
+	err = b->ops->add_pending(b->ctx, mm, start, end);
+	if (err)
+		b->add_failed = true;
+	return err;
+}
+
+bool tlbp_batch_flush_required(const struct tlbp_batch *b)
+{
+	return b && b->flush_required;
+}
+
+bool tlbp_batch_writable(const struct tlbp_batch *b)
+{
+	return b && b->writable;
+}
+
+const struct tlbp_cpuset *tlbp_batch_cpus(const struct tlbp_batch *b)
+{
+	return b ? &b->cpus : NULL;
+}
+
+static enum tlbp_flush_reason flush_kind(const struct tlbp_batch *b)
+{
+	if (b->add_failed)
+		return TLBP_FLUSH_FULL_ADD_FAILED;
+	if (b->multi_mm)
+		return TLBP_FLUSH_FULL_MULTI_MM;
+	if ((b->end - b->start) >> b->page_shift > b->flush_ceiling)
+		return TLBP_FLUSH_FULL_CEILING;
+	return TLBP_FLUSH_RANGED;
+}
+
+static void build_request(const struct tlbp_batch *b,
+			  enum tlbp_flush_reason kind,
+			  struct tlbp_flush_req *req)
+{
+	req->cpus = &b->cpus;
+	req->mm = b->multi_mm ? NULL : b->mm;
+	req->unmapped = b->unmapped;
+	req->writable = b->writable;
+	req->full = kind != TLBP_FLUSH_RANGED;
+	if (req->full) {
+		req->start = 0;
+		req->end = TLBP_FLUSH_ALL;
+		req->nr_pages = 0;
+	} else {
+		req->start = b->start;
+		req->end = b->end;
+		req->nr_pages = (b->end - b->start) >> b->page_shift;
+	}
+}
+
+int tlbp_batch_flush(struct tlbp_batch *b, enum tlbp_flush_reason *reason)
+{
+	struct tlbp_flush_req req;
+	enum tlbp_flush_reason kind;
+	int err;
+
+	if (!b)
+		return -TLBP_EINVAL;
+	if (!b->flush_required) {
+		if (reason)
+			*reason = TLBP_FLUSH_NOT_REQUIRED;
+		return 0;
+	}
+	kind = flush_kind(b);
+	build_request(b, kind, &req);
+	err = b->ops->flush(b->ctx, &req);
+	if (err)
+		return err;
+	if (reason)
+		*reason = kind;
+	batch_reset(b);
+	return 0;
+}
+
+int tlbp_batch_flush_dirty(struct tlbp_batch *b,
+			   enum tlbp_flush_reason *reason)
+{
+	if (!b)
+		return -TLBP_EINVAL;
+	if (!b->writable) {
+		if (reason)
+			*reason = TLBP_FLUSH_NOT_DIRTY;
+		return 0;
+	}
+	return tlbp_batch_flush(b, reason);
+}
+
+const char *tlbp_flush_reason_name(enum tlbp_flush_reason reason)
+{
+	switch (reason) {
+	case TLBP_FLUSH_NOT_REQUIRED:
+		return "not-required";
+	case TLBP_FLUSH_NOT_DIRTY:
+		return "not-dirty";
+	case TLBP_FLUSH_RANGED:
+		return "ranged";
+	case TLBP_FLUSH_FULL_CEILING:
+		return "full-ceiling";
+	case TLBP_FLUSH_FULL_MULTI_MM:
+		return "full-multi-mm";
+	case TLBP_FLUSH_FULL_ADD_FAILED:
+		return "full-add-failed";
+	}
+	return "unknown";
+}

@@ -1,0 +1,22 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+# Install the Debian packages tlbpolicy needs to build, test and document
+# itself. Idempotent: installs only what is missing. Needs root or sudo.
+#   install-deps.sh          build + tests
+#   install-deps.sh --ci     everything .ci/run uses (docs, coverage,
+#                            valgrind, clang, kernel headers)
+set -eu
+pkgs="build-essential autoconf automake libtool autoconf-archive pkg-config check"
+if [ "${1:-}" = "--ci" ]; then
+	pkgs="$pkgs doxygen lcov valgrind clang linux-headers-amd64"
+fi
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install-deps: installing$missing"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null

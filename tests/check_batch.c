@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <check.h>
+#include <tlbpolicy/batch.h>
+#include "fake_ops.h"
+
+#define PAGE 4096ULL
+#define MAXW TLBP_CPUSET_WORDS(TLBP_CPUSET_MAX_CPUS)
+
+static struct fake_ops fake;
+static struct tlbp_batch batch;
+static unsigned long batch_words[MAXW];
+static struct tlbp_mm mm, mm2;
+static unsigned long mm_words[MAXW];
+static struct tlbp_cpuset mm_cpus;
+
+static void make_batch(unsigned int nr_cpus, unsigned int ceiling,
+		       enum tlbp_defer_policy defer,
+		       const struct tlbp_flush_ops *ops)
+{
+	struct tlbp_batch_config cfg;
+
+	ck_assert_int_eq(tlbp_batch_config_default(&cfg, nr_cpus), 0);
+	cfg.flush_ceiling = ceiling;
+	cfg.defer = defer;
+	ck_assert_int_eq(tlbp_batch_init(&batch, &cfg, ops, &fake, batch_words,
+					 sizeof(batch_words)), 0);
+	ck_assert_int_eq(tlbp_cpuset_init(&mm_cpus, mm_words, sizeof(mm_words),
+					  nr_cpus), 0);
+}
+
+static void setup(void)
+{
+	fake_ops_reset(&fake);
+	ck_assert_int_eq(tlbp_mm_init(&mm, &fake_flush_ops, &fake), 0);
+	ck_assert_int_eq(tlbp_mm_init(&mm2, &fake_flush_ops, &fake), 0);
+	make_batch(64, TLBP_BATCH_DEFAULT_CEILING, TLBP_DEFER_IF_REMOTE,
+		   &fake_flush_ops);
+}
+
+/* Queue [first, first + n) pages of @m, present, asserting it was queued. */
+static void queue(struct tlbp_mm *m, uint64_t first, uint64_t n,
+		  unsigned int flags)
+{
+	enum tlbp_add_reason why = TLBP_ADD_SKIP_INACCESSIBLE;
+
+	ck_assert_int_eq(tlbp_batch_add_pending(&batch, m, &mm_cpus, flags,
+						first * PAGE, (first + n) * PAGE,
+						&why), 0);
+	ck_assert_int_eq(why, TLBP_ADD_QUEUED);
+}
+
+/* A byte copy of everything a rejected call must leave alone. */
+struct snapshot {
+	struct tlbp_batch b;
+	unsigned long words[MAXW];
+	int gen;
+	unsigned int calls;
+};
+
+static void take(struct snapshot *s)
+{
+	s->b = batch;
+	memcpy(s->words, batch_words, sizeof(batch_words));
+	s->gen = tlbp_mm_batched_gen(&mm);
+	s->calls = fake.nr_calls;
+}
+
+static void assert_unchanged(const struct snapshot *s)
+{
+	ck_assert(memcmp(&s->b, &batch, sizeof(batch)) == 0);
+	ck_assert(memcmp(s->words, batch_words, sizeof(batch_words)) == 0);
+	ck_assert_int_eq(s->gen, tlbp_mm_batched_gen(&mm));
+	ck_assert_uint_eq(s->calls, fake.nr_calls);
+}
+
+/* --- init ---------------------------------------------------------------- */
+
+START_TEST(test_batch_config_default_values)
+{
+	struct tlbp_batch_config cfg;
+
+	ck_assert_int_eq(tlbp_batch_config_default(NULL, 4), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_config_default(&cfg, 384), 0);
+	ck_assert_uint_eq(cfg.nr_cpus, 384);
+	ck_assert_uint_eq(cfg.flush_ceiling, 33);
+	ck_assert_uint_eq(cfg.page_shift, 12);
+	ck_assert_int_eq(cfg.defer, TLBP_DEFER_IF_REMOTE);
+	ck_assert_uint_eq(tlbp_batch_cpus_size(384), 48);
+	ck_assert_uint_eq(tlbp_batch_cpus_size(0), 0);
+}
+END_TEST
+
+START_TEST(test_batch_init_bad_input)
+{
+	struct tlbp_flush_ops no_flush = { .flush_mm = fake_flush_ops.flush_mm };
+	struct tlbp_flush_ops no_flush_mm = { .flush = fake_flush_ops.flush };
+	struct tlbp_batch_config cfg, bad;
+	struct tlbp_batch b, before;
+	unsigned long words[2] = { 0x1234, 0x5678 };
+
+	memset(&b, 0xa5, sizeof(b));
+	before = b;
+	tlbp_batch_config_default(&cfg, 128);
+	ck_assert_int_eq(tlbp_batch_init(NULL, &cfg, &fake_flush_ops, NULL, words, sizeof(words)), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_init(&b, NULL, &fake_flush_ops, NULL, words, sizeof(words)), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_init(&b, &cfg, NULL, NULL, words, sizeof(words)), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_init(&b, &cfg, &no_flush, NULL, words, sizeof(words)), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_init(&b, &cfg, &no_flush_mm, NULL, words, sizeof(words)), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_init(&b, &cfg, &fake_flush_ops, NULL, NULL, sizeof(words)), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_init(&b, &cfg, &fake_flush_ops, NULL, words, 8), -ENOSPC);
+	bad = cfg; bad.nr_cpus = 0;
+	ck_assert_int_eq(tlbp_batch_init(&b, &bad, &fake_flush_ops, NULL, words, sizeof(words)), -EINVAL);
+	bad = cfg; bad.nr_cpus = TLBP_CPUSET_MAX_CPUS + 1;
+	ck_assert_int_eq(tlbp_batch_init(&b, &bad, &fake_flush_ops, NULL, words, sizeof(words)), -E2BIG);
+	bad = cfg; bad.page_shift = 11;
+	ck_assert_int_eq(tlbp_batch_init(&b, &bad, &fake_flush_ops, NULL, words, sizeof(words)), -EINVAL);
+	bad = cfg; bad.page_shift = 22;
+	ck_assert_int_eq(tlbp_batch_init(&b, &bad, &fake_flush_ops, NULL, words, sizeof(words)), -EINVAL);
+	bad = cfg; bad.defer = (enum tlbp_defer_policy)7;
+	ck_assert_int_eq(tlbp_batch_init(&b, &bad, &fake_flush_ops, NULL, words, sizeof(words)), -EINVAL);
+	ck_assert(memcmp(&b, &before, sizeof(b)) == 0);
+	ck_assert_uint_eq(words[0], 0x1234);
+	ck_assert_uint_eq(words[1], 0x5678);
+}
+END_TEST
+
+START_TEST(test_batch_init_starts_empty)
+{
+	ck_assert(!tlbp_batch_flush_required(&batch));
+	ck_assert(!tlbp_batch_writable(&batch));
+	ck_assert(tlbp_cpuset_empty(tlbp_batch_cpus(&batch)));
+	ck_assert(!tlbp_batch_flush_required(NULL));
+	ck_assert(!tlbp_batch_writable(NULL));
+	ck_assert_ptr_null(tlbp_batch_cpus(NULL));
+}
+END_TEST
+
+/* --- should_defer -------------------------------------------------------- */
+
+static struct tlbp_defer_decision decide(unsigned int this_cpu, bool requested)
+{
+	struct tlbp_defer_decision d = { .defer = true, .reason = 99 };
+
+	ck_assert_int_eq(tlbp_batch_should_defer(&batch, &mm_cpus, this_cpu,
+						 requested, &d), 0);
+	return d;
+}
+
+START_TEST(test_batch_should_defer_not_requested)
+{
+	struct tlbp_defer_decision d;
+
+	tlbp_cpuset_set(&mm_cpus, 5);
+	d = decide(0, false);
+	ck_assert(!d.defer);
+	ck_assert_int_eq(d.reason, TLBP_DEFER_NOT_REQUESTED);
+}
+END_TEST
+
+START_TEST(test_batch_should_defer_mm_local)
+{
+	struct tlbp_defer_decision d;
+
+	d = decide(3, true); /* mm live nowhere */
+	ck_assert(!d.defer);
+	ck_assert_int_eq(d.reason, TLBP_DEFER_MM_LOCAL);
+	tlbp_cpuset_set(&mm_cpus, 3);
+	d = decide(3, true); /* only here */
+	ck_assert(!d.defer);
+	ck_assert_int_eq(d.reason, TLBP_DEFER_MM_LOCAL);
+}
+END_TEST
+
+START_TEST(test_batch_should_defer_mm_remote)
+{
+	struct tlbp_defer_decision d;
+
+	tlbp_cpuset_set(&mm_cpus, 3);
+	tlbp_cpuset_set(&mm_cpus, 63);
+	d = decide(3, true);
+	ck_assert(d.defer);
+	ck_assert_int_eq(d.reason, TLBP_DEFER_MM_REMOTE);
+}
+END_TEST
+
+START_TEST(test_batch_should_defer_policy_always)
+{
+	struct tlbp_defer_decision d;
+
+	make_batch(64, 33, TLBP_DEFER_ALWAYS, &fake_flush_ops);
+	d = decide(0, true);
+	ck_assert(d.defer);
+	ck_assert_int_eq(d.reason, TLBP_DEFER_POLICY_ALWAYS);
+	d = decide(0, false);
+	ck_assert(!d.defer);
+}
+END_TEST
+
+START_TEST(test_batch_should_defer_bad_input)
+{
+	struct tlbp_defer_decision d = { .defer = true, .reason = 42 };
+	unsigned long big_words[3];
+	struct tlbp_cpuset big;
+
+	ck_assert_int_eq(tlbp_batch_should_defer(NULL, &mm_cpus, 0, true, &d), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_should_defer(&batch, NULL, 0, true, &d), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_should_defer(&batch, &mm_cpus, 0, true, NULL), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_should_defer(&batch, &mm_cpus, 64, true, &d), -EINVAL);
+	tlbp_cpuset_init(&big, big_words, sizeof(big_words), 130);
+	ck_assert_int_eq(tlbp_batch_should_defer(&batch, &big, 0, true, &d), -EINVAL);
+	ck_assert(d.defer);
+	ck_assert_int_eq(d.reason, 42);
+}
+END_TEST
+
+/* --- accessibility ------------------------------------------------------- */
+
+START_TEST(test_pte_accessible_rules)
+{
+	ck_assert(tlbp_pte_accessible(&mm, TLBP_PTE_PRESENT));
+	ck_assert(tlbp_pte_accessible(NULL, TLBP_PTE_PRESENT));
+	ck_assert(!tlbp_pte_accessible(&mm, 0));
+	ck_assert(!tlbp_pte_accessible(&mm, TLBP_PTE_DIRTY));
+	ck_assert(!tlbp_pte_accessible(&mm, TLBP_PTE_PROTNONE));
+	ck_assert(!tlbp_pte_accessible(NULL, TLBP_PTE_PROTNONE));
+	tlbp_mm_inc_flush_pending(&mm);
+	ck_assert(tlbp_pte_accessible(&mm, TLBP_PTE_PROTNONE));
+	ck_assert(!tlbp_pte_accessible(&mm, 0));
+	tlbp_mm_dec_flush_pending(&mm);
+	ck_assert(!tlbp_pte_accessible(&mm, TLBP_PTE_PROTNONE));
+}
+END_TEST
+
+/* --- add_pending --------------------------------------------------------- */
+
+START_TEST(test_batch_add_pending_inaccessible_skipped)
+{
+	enum tlbp_add_reason why = TLBP_ADD_QUEUED;
+
+	tlbp_cpuset_set(&mm_cpus, 9);
+	ck_assert_int_eq(tlbp_batch_add_pending(&batch, &mm, &mm_cpus,
+						TLBP_PTE_PROTNONE | TLBP_PTE_DIRTY,
+						0, PAGE, &why), 0);
+	ck_assert_int_eq(why, TLBP_ADD_SKIP_INACCESSIBLE);
+	ck_assert(!tlbp_batch_flush_required(&batch));
+	ck_assert(!tlbp_batch_writable(&batch));
+	ck_assert(tlbp_cpuset_empty(tlbp_batch_cpus(&batch)));
+	ck_assert(!tlbp_mm_batched_pending(&mm));
+	ck_assert_uint_eq(fake.nr_calls, 0);
+	/* The reason pointer is optional. */
+	ck_assert_int_eq(tlbp_batch_add_pending(&batch, &mm, &mm_cpus, 0, 0,
+						PAGE, NULL), 0);
+	ck_assert(!tlbp_batch_flush_required(&batch));
+}
+END_TEST
+
+START_TEST(test_batch_add_pending_protnone_while_flush_pending)
+{
+	tlbp_cpuset_set(&mm_cpus, 9);
+	tlbp_mm_inc_flush_pending(&mm);
+	queue(&mm, 0, 1, TLBP_PTE_PROTNONE);
+	ck_assert(tlbp_batch_flush_required(&batch));
+	ck_assert(tlbp_cpuset_test(tlbp_batch_cpus(&batch), 9));
+	ck_assert(tlbp_mm_batched_pending(&mm));
+}
+END_TEST
+
+START_TEST(test_batch_add_pending_present_queues)
+{
+	tlbp_cpuset_set(&mm_cpus, 1);
+	tlbp_cpuset_set(&mm_cpus, 40);
+	queue(&mm, 10, 2, TLBP_PTE_PRESENT);
+	ck_assert(tlbp_batch_flush_required(&batch));
+	ck_assert(!tlbp_batch_writable(&batch));
+	ck_assert_uint_eq(tlbp_cpuset_weight(tlbp_batch_cpus(&batch)), 2);
+	ck_assert_int_eq(tlbp_mm_batched_gen(&mm), 1);
+	ck_assert_uint_eq(fake.nr[FAKE_ADD_PENDING], 1);
+	ck_assert_ptr_eq(fake.log[0].mm, &mm);
+	ck_assert_uint_eq(fake.log[0].start, 10 * PAGE);
+	ck_assert_uint_eq(fake.log[0].end, 12 * PAGE);
+	ck_assert_uint_eq(fake.nr[FAKE_FLUSH], 0);
+}
+END_TEST
+
+START_TEST(test_batch_add_pending_accumulates_cpus)
+{
+	queue(&mm, 0, 1, TLBP_PTE_PRESENT);
+	tlbp_cpuset_set(&mm_cpus, 7);
+	queue(&mm, 1, 1, TLBP_PTE_PRESENT);
+	tlbp_cpuset_zero(&mm_cpus);
+	tlbp_cpuset_set(&mm_cpus, 8);
+	queue(&mm, 2, 1, TLBP_PTE_PRESENT);
+	/* CPU 7 left the mm but may still hold the entry queued while it ran. */
+	ck_assert(tlbp_cpuset_test(tlbp_batch_cpus(&batch), 7));
+	ck_assert(tlbp_cpuset_test(tlbp_batch_cpus(&batch), 8));
+	ck_assert_int_eq(tlbp_mm_batched_gen(&mm), 3);
+}
+END_TEST
+
+START_TEST(test_batch_add_pending_dirty_marks_writable)
+{
+	queue(&mm, 0, 1, TLBP_PTE_PRESENT);
+	ck_assert(!tlbp_batch_writable(&batch));
+	queue(&mm, 1, 1, TLBP_PTE_PRESENT | TLBP_PTE_DIRTY);
+	ck_assert(tlbp_batch_writable(&batch));
+}
+END_TEST
+
+START_TEST(test_batch_add_pending_bad_input)
+{
+	unsigned long big_words[3];
+	struct tlbp_cpuset big;
+	struct snapshot s;
+	enum tlbp_add_reason why = 77;
+
+	tlbp_cpuset_set(&mm_cpus, 2);
+	queue(&mm, 5, 1, TLBP_PTE_PRESENT | TLBP_PTE_DIRTY);
+	take(&s);
+	tlbp_cpuset_init(&big, big_words, sizeof(big_words), 130);
+	ck_assert_int_eq(tlbp_batch_add_pending(NULL, &mm, &mm_cpus, TLBP_PTE_PRESENT, 0, PAGE, &why), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_add_pending(&batch, NULL, &mm_cpus, TLBP_PTE_PRESENT, 0, PAGE, &why), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_add_pending(&batch, &mm, NULL, TLBP_PTE_PRESENT, 0, PAGE, &why), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_add_pending(&batch, &mm, &big, TLBP_PTE_PRESENT, 0, PAGE, &why), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_add_pending(&batch, &mm, &mm_cpus, 1U << 9, 0, PAGE, &why), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_add_pending(&batch, &mm, &mm_cpus, TLBP_PTE_PRESENT, PAGE, PAGE, &why), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_add_pending(&batch, &mm, &mm_cpus, TLBP_PTE_PRESENT, 2 * PAGE, PAGE, &why), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_add_pending(&batch, &mm, &mm_cpus, TLBP_PTE_PRESENT, 1, PAGE, &why), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_add_pending(&batch, &mm, &mm_cpus, TLBP_PTE_PRESENT, 0, PAGE + 8, &why), -EINVAL);
+	assert_unchanged(&s);
+	ck_assert_int_eq(why, 77);
+	/* The flush owed before the rejected calls is still owed. */
+	ck_assert(tlbp_batch_flush_required(&batch));
+	ck_assert(tlbp_batch_writable(&batch));
+}
+END_TEST
+
+START_TEST(test_batch_add_pending_op_fails_escalates)
+{
+	enum tlbp_flush_reason why;
+
+	fake_ops_fail(&fake, FAKE_ADD_PENDING, -EBUSY, 1);
+	ck_assert_int_eq(tlbp_batch_add_pending(&batch, &mm, &mm_cpus,
+						TLBP_PTE_PRESENT, 0, PAGE, NULL),
+			 -EBUSY);
+	/* The entry is queued anyway: its PTE is already gone. */
+	ck_assert(tlbp_batch_flush_required(&batch));
+	ck_assert(tlbp_mm_batched_pending(&mm));
+	ck_assert_int_eq(tlbp_batch_flush(&batch, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_FULL_ADD_FAILED);
+	ck_assert(fake.log[fake.nr_calls - 1].full);
+	ck_assert_uint_eq(fake.log[fake.nr_calls - 1].end, TLBP_FLUSH_ALL);
+	/* The escalation ends with the flush that covered it. */
+	queue(&mm, 0, 1, TLBP_PTE_PRESENT);
+	ck_assert_int_eq(tlbp_batch_flush(&batch, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_RANGED);
+}
+END_TEST
+
+START_TEST(test_batch_add_pending_without_optional_op)
+{
+	enum tlbp_flush_reason why;
+
+	make_batch(64, 33, TLBP_DEFER_IF_REMOTE, &fake_flush_ops_no_add);
+	queue(&mm, 0, 1, TLBP_PTE_PRESENT);
+	ck_assert_uint_eq(fake.nr_calls, 0);
+	ck_assert_int_eq(tlbp_batch_flush(&batch, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_RANGED);
+	ck_assert_uint_eq(fake.nr[FAKE_FLUSH], 1);
+}
+END_TEST
+
+/* --- flush --------------------------------------------------------------- */
+
+START_TEST(test_batch_flush_nothing_required)
+{
+	enum tlbp_flush_reason why = TLBP_FLUSH_RANGED;
+
+	ck_assert_int_eq(tlbp_batch_flush(&batch, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_NOT_REQUIRED);
+	ck_assert_int_eq(tlbp_batch_flush(&batch, NULL), 0);
+	ck_assert_uint_eq(fake.nr_calls, 0);
+	ck_assert_int_eq(tlbp_batch_flush(NULL, &why), -EINVAL);
+}
+END_TEST
+
+static struct fake_record *last_flush(void)
+{
+	ck_assert_uint_gt(fake.nr[FAKE_FLUSH], 0);
+	ck_assert_int_eq(fake.log[fake.nr_calls - 1].call, FAKE_FLUSH);
+	return &fake.log[fake.nr_calls - 1];
+}
+
+START_TEST(test_batch_flush_ceiling_33_ranged)
+{
+	enum tlbp_flush_reason why;
+	struct fake_record *r;
+
+	tlbp_cpuset_set(&mm_cpus, 4);
+	/* Two entries whose range spans exactly 33 pages. */
+	queue(&mm, 100, 1, TLBP_PTE_PRESENT);
+	queue(&mm, 132, 1, TLBP_PTE_PRESENT | TLBP_PTE_DIRTY);
+	ck_assert_int_eq(tlbp_batch_flush(&batch, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_RANGED);
+	r = last_flush();
+	ck_assert(!r->full);
+	ck_assert_ptr_eq(r->mm, &mm);
+	ck_assert_uint_eq(r->start, 100 * PAGE);
+	ck_assert_uint_eq(r->end, 133 * PAGE);
+	ck_assert_uint_eq(r->nr_pages, 33);
+	ck_assert(r->unmapped);
+	ck_assert(r->writable);
+	ck_assert_uint_eq(r->cpu_weight, 1);
+	ck_assert_uint_eq(r->first_cpu, 4);
+}
+END_TEST
+
+START_TEST(test_batch_flush_ceiling_34_full)
+{
+	enum tlbp_flush_reason why;
+	struct fake_record *r;
+
+	queue(&mm, 0, 34, TLBP_PTE_PRESENT);
+	ck_assert_int_eq(tlbp_batch_flush(&batch, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_FULL_CEILING);
+	r = last_flush();
+	ck_assert(r->full);
+	ck_assert_uint_eq(r->start, 0);
+	ck_assert_uint_eq(r->end, TLBP_FLUSH_ALL);
+	ck_assert_uint_eq(r->nr_pages, 0);
+	ck_assert_ptr_eq(r->mm, &mm);
+}
+END_TEST
+
+START_TEST(test_batch_flush_ceiling_configurable)
+{
+	enum tlbp_flush_reason why;
+
+	make_batch(64, 64, TLBP_DEFER_IF_REMOTE, &fake_flush_ops);
+	queue(&mm, 0, 64, TLBP_PTE_PRESENT);
+	ck_assert_int_eq(tlbp_batch_flush(&batch, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_RANGED);
+	queue(&mm, 0, 65, TLBP_PTE_PRESENT);
+	ck_assert_int_eq(tlbp_batch_flush(&batch, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_FULL_CEILING);
+
+	/* Ceiling 0 disables ranged flushes altogether. */
+	make_batch(64, 0, TLBP_DEFER_IF_REMOTE, &fake_flush_ops);
+	queue(&mm, 0, 1, TLBP_PTE_PRESENT);
+	ck_assert_int_eq(tlbp_batch_flush(&batch, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_FULL_CEILING);
+}
+END_TEST
+
+START_TEST(test_batch_flush_multi_mm_full)
+{
+	enum tlbp_flush_reason why;
+	struct fake_record *r;
+
+	queue(&mm, 0, 1, TLBP_PTE_PRESENT);
+	queue(&mm2, 0, 1, TLBP_PTE_PRESENT);
+	ck_assert(tlbp_mm_batched_pending(&mm));
+	ck_assert(tlbp_mm_batched_pending(&mm2));
+	ck_assert_int_eq(tlbp_batch_flush(&batch, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_FULL_MULTI_MM);
+	r = last_flush();
+	ck_assert(r->full);
+	ck_assert(!r->had_mm);
+}
+END_TEST
+
+START_TEST(test_batch_flush_resets)
+{
+	tlbp_cpuset_set(&mm_cpus, 1);
+	queue(&mm, 0, 1, TLBP_PTE_PRESENT | TLBP_PTE_DIRTY);
+	ck_assert_int_eq(tlbp_batch_flush(&batch, NULL), 0);
+	ck_assert(!tlbp_batch_flush_required(&batch));
+	ck_assert(!tlbp_batch_writable(&batch));
+	ck_assert(tlbp_cpuset_empty(tlbp_batch_cpus(&batch)));
+	/* The range restarts: a later far-away entry is ranged on its own. */
+	queue(&mm, 1000, 1, TLBP_PTE_PRESENT);
+	ck_assert_int_eq(tlbp_batch_flush(&batch, NULL), 0);
+	ck_assert(!last_flush()->full);
+	ck_assert_uint_eq(last_flush()->start, 1000 * PAGE);
+	ck_assert(!last_flush()->writable);
+	ck_assert_uint_eq(fake.nr[FAKE_FLUSH], 2);
+}
+END_TEST
+
+START_TEST(test_batch_flush_op_fails_keeps_flush)
+{
+	enum tlbp_flush_reason why = TLBP_FLUSH_NOT_REQUIRED;
+	struct snapshot s;
+
+	tlbp_cpuset_set(&mm_cpus, 1);
+	queue(&mm, 0, 1, TLBP_PTE_PRESENT | TLBP_PTE_DIRTY);
+	take(&s);
+	fake_ops_fail(&fake, FAKE_FLUSH, -EAGAIN, 2);
+	ck_assert_int_eq(tlbp_batch_flush(&batch, &why), -EAGAIN);
+	ck_assert_int_eq(tlbp_batch_flush_dirty(&batch, &why), -EAGAIN);
+	ck_assert_int_eq(why, TLBP_FLUSH_NOT_REQUIRED);
+	s.calls += 2;
+	assert_unchanged(&s);
+	ck_assert(tlbp_batch_flush_required(&batch));
+	ck_assert_int_eq(tlbp_batch_flush(&batch, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_RANGED);
+	ck_assert(!tlbp_batch_flush_required(&batch));
+}
+END_TEST
+
+START_TEST(test_batch_flush_dirty_only_when_writable)
+{
+	enum tlbp_flush_reason why;
+
+	queue(&mm, 0, 1, TLBP_PTE_PRESENT);
+	ck_assert_int_eq(tlbp_batch_flush_dirty(&batch, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_NOT_DIRTY);
+	ck_assert_int_eq(tlbp_batch_flush_dirty(&batch, NULL), 0);
+	ck_assert_uint_eq(fake.nr[FAKE_FLUSH], 0);
+	ck_assert(tlbp_batch_flush_required(&batch));
+	queue(&mm, 1, 1, TLBP_PTE_PRESENT | TLBP_PTE_DIRTY);
+	ck_assert_int_eq(tlbp_batch_flush_dirty(&batch, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_RANGED);
+	ck_assert_uint_eq(fake.nr[FAKE_FLUSH], 1);
+	ck_assert(!tlbp_batch_flush_required(&batch));
+	ck_assert_int_eq(tlbp_batch_flush_dirty(NULL, &why), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_batch_flush_8192_cpus)
+{
+	struct tlbp_defer_decision d;
+	struct fake_record *r;
+	unsigned int cpu;
+
+	make_batch(8192, 33, TLBP_DEFER_IF_REMOTE, &fake_flush_ops);
+	tlbp_cpuset_set(&mm_cpus, 0);
+	tlbp_cpuset_set(&mm_cpus, 8191);
+	ck_assert_int_eq(tlbp_batch_should_defer(&batch, &mm_cpus, 0, true, &d), 0);
+	ck_assert(d.defer);
+	queue(&mm, 0, 1, TLBP_PTE_PRESENT);
+	for (cpu = 4096; cpu < 4200; cpu++)
+		tlbp_cpuset_set(&mm_cpus, cpu);
+	queue(&mm, 1, 1, TLBP_PTE_PRESENT);
+	ck_assert_int_eq(tlbp_batch_flush(&batch, NULL), 0);
+	r = last_flush();
+	ck_assert_uint_eq(r->cpu_weight, 106);
+	ck_assert_uint_eq(r->first_cpu, 0);
+	ck_assert(tlbp_cpuset_empty(tlbp_batch_cpus(&batch)));
+}
+END_TEST
+
+START_TEST(test_flush_reason_name_all)
+{
+	ck_assert_str_eq(tlbp_flush_reason_name(TLBP_FLUSH_NOT_REQUIRED), "not-required");
+	ck_assert_str_eq(tlbp_flush_reason_name(TLBP_FLUSH_NOT_DIRTY), "not-dirty");
+	ck_assert_str_eq(tlbp_flush_reason_name(TLBP_FLUSH_RANGED), "ranged");
+	ck_assert_str_eq(tlbp_flush_reason_name(TLBP_FLUSH_FULL_CEILING), "full-ceiling");
+	ck_assert_str_eq(tlbp_flush_reason_name(TLBP_FLUSH_FULL_MULTI_MM), "full-multi-mm");
+	ck_assert_str_eq(tlbp_flush_reason_name(TLBP_FLUSH_FULL_ADD_FAILED), "full-add-failed");
+	ck_assert_str_eq(tlbp_flush_reason_name((enum tlbp_flush_reason)99), "unknown");
+}
+END_TEST
+
+START_TEST(test_batch_drain_by_other_task)
+{
+	bool flushed;
+
+	/* Task A defers; task B, changing PTEs of the same mm, drains first. */
+	tlbp_cpuset_set(&mm_cpus, 2);
+	queue(&mm, 0, 1, TLBP_PTE_PRESENT);
+	ck_assert_int_eq(tlbp_mm_flush_batched_pending(&mm, &flushed), 0);
+	ck_assert(flushed);
+	ck_assert_uint_eq(fake.log[fake.nr_calls - 1].call, FAKE_FLUSH_MM);
+	/* A's own batch still owes its flush: B's drain does not clear it. */
+	ck_assert(tlbp_batch_flush_required(&batch));
+	ck_assert_int_eq(tlbp_batch_flush(&batch, NULL), 0);
+	ck_assert_uint_eq(fake.nr[FAKE_FLUSH], 1);
+}
+END_TEST
+
+static Suite *batch_suite(void)
+{
+	Suite *s = suite_create("batch");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_batch_config_default_values);
+	tcase_add_test(tc, test_batch_init_bad_input);
+	tcase_add_test(tc, test_batch_init_starts_empty);
+	tcase_add_test(tc, test_batch_should_defer_not_requested);
+	tcase_add_test(tc, test_batch_should_defer_mm_local);
+	tcase_add_test(tc, test_batch_should_defer_mm_remote);
+	tcase_add_test(tc, test_batch_should_defer_policy_always);
+	tcase_add_test(tc, test_batch_should_defer_bad_input);
+	tcase_add_test(tc, test_pte_accessible_rules);
+	tcase_add_test(tc, test_batch_add_pending_inaccessible_skipped);
+	tcase_add_test(tc, test_batch_add_pending_protnone_while_flush_pending);
+	tcase_add_test(tc, test_batch_add_pending_present_queues);
+	tcase_add_test(tc, test_batch_add_pending_accumulates_cpus);
+	tcase_add_test(tc, test_batch_add_pending_dirty_marks_writable);
+	tcase_add_test(tc, test_batch_add_pending_bad_input);
+	tcase_add_test(tc, test_batch_add_pending_op_fails_escalates);
+	tcase_add_test(tc, test_batch_add_pending_without_optional_op);
+	tcase_add_test(tc, test_batch_flush_nothing_required);
+	tcase_add_test(tc, test_batch_flush_ceiling_33_ranged);
+	tcase_add_test(tc, test_batch_flush_ceiling_34_full);
+	tcase_add_test(tc, test_batch_flush_ceiling_configurable);
+	tcase_add_test(tc, test_batch_flush_multi_mm_full);
+	tcase_add_test(tc, test_batch_flush_resets);
+	tcase_add_test(tc, test_batch_flush_op_fails_keeps_flush);
+	tcase_add_test(tc, test_batch_flush_dirty_only_when_writable);
+	tcase_add_test(tc, test_batch_flush_8192_cpus);
+	tcase_add_test(tc, test_flush_reason_name_all);
+	tcase_add_test(tc, test_batch_drain_by_other_task);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(batch_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
