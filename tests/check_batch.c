@@ -62,7 +62,7 @@ struct snapshot {
 
 static void take(struct snapshot *s)
 {
-	s->b = batch;
+	memcpy(&s->b, &batch, sizeof(batch));
 	memcpy(s->words, batch_words, sizeof(batch_words));
 	s->gen = tlbp_mm_batched_gen(&mm);
 	s->calls = fake.nr_calls;
@@ -102,7 +102,7 @@ START_TEST(test_batch_init_bad_input)
 	unsigned long words[2] = { 0x1234, 0x5678 };
 
 	memset(&b, 0xa5, sizeof(b));
-	before = b;
+	memcpy(&before, &b, sizeof(b));
 	tlbp_batch_config_default(&cfg, 128);
 	ck_assert_int_eq(tlbp_batch_init(NULL, &cfg, &fake_flush_ops, NULL, words, sizeof(words)), -EINVAL);
 	ck_assert_int_eq(tlbp_batch_init(&b, NULL, &fake_flush_ops, NULL, words, sizeof(words)), -EINVAL);
