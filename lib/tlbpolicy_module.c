@@ -44,5 +44,15 @@ EXPORT_SYMBOL_GPL(tlbp_batch_flush);
 EXPORT_SYMBOL_GPL(tlbp_batch_flush_dirty);
 EXPORT_SYMBOL_GPL(tlbp_flush_reason_name);
 
+EXPORT_SYMBOL_GPL(tlbp_migrate_should_batch);
+EXPORT_SYMBOL_GPL(tlbp_migrate_batch_policy_name);
+EXPORT_SYMBOL_GPL(tlbp_hint_fault_init);
+EXPORT_SYMBOL_GPL(tlbp_hint_fault_handle);
+EXPORT_SYMBOL_GPL(tlbp_hint_path_name);
+EXPORT_SYMBOL_GPL(tlbp_split_init);
+EXPORT_SYMBOL_GPL(tlbp_split_unmap);
+EXPORT_SYMBOL_GPL(tlbp_gp_batch_init);
+EXPORT_SYMBOL_GPL(tlbp_gp_batch_run);
+
 MODULE_DESCRIPTION("tlbpolicy: batched TLB-flush policy primitives");
 MODULE_LICENSE("Dual MIT/GPL");

@@ -5,6 +5,7 @@
 #include <check.h>
 #include <tlbpolicy/batch.h>
 #include "fake_ops.h"
+#include "suite_runner.h"
 
 #define PAGE 4096ULL
 #define MAXW TLBP_CPUSET_WORDS(TLBP_CPUSET_MAX_CPUS)
@@ -643,11 +644,5 @@ static Suite *batch_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(batch_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(batch_suite());
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <check.h>
 #include <tlbpolicy/cpuset.h>
+#include "suite_runner.h"
 
 #define MAXW TLBP_CPUSET_WORDS(TLBP_CPUSET_MAX_CPUS)
 
@@ -242,11 +243,5 @@ static Suite *cpuset_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(cpuset_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(cpuset_suite());
 }

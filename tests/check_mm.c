@@ -4,6 +4,7 @@
 #include <check.h>
 #include <tlbpolicy/mm.h>
 #include "fake_ops.h"
+#include "suite_runner.h"
 
 static struct fake_ops fake;
 static struct tlbp_mm mm;
@@ -281,11 +282,5 @@ static Suite *mm_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(mm_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(mm_suite());
 }

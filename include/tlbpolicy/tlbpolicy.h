@@ -11,5 +11,9 @@
 #include <tlbpolicy/flush_ops.h>
 #include <tlbpolicy/mm.h>
 #include <tlbpolicy/batch.h>
+#include <tlbpolicy/migrate.h>
+#include <tlbpolicy/hint_fault.h>
+#include <tlbpolicy/split.h>
+#include <tlbpolicy/gp_batch.h>
 
 #endif /* TLBPOLICY_TLBPOLICY_H */

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/**
+ * @file split.h
+ * @brief Unmapping every PTE of a PTE-mapped large folio before a split
+ *        (unmap_folio), with per-PTE or batched TLB flushes.
+ *
+ * Before v6.7 each cleared PTE was flushed on its own (ptep_clear_flush):
+ * up to 512 flushes, each a shootdown, for one 2 MiB folio. Since v6.7 the
+ * PTEs are cleared into the task's batch and flushed once. Either way the
+ * flush completes before the split proceeds: the split rewrites the
+ * mapping, and a CPU must not keep using a translation of the old one.
+ */
+#ifndef TLBPOLICY_SPLIT_H
+#define TLBPOLICY_SPLIT_H
+
+#include <tlbpolicy/platform.h>
+#include <tlbpolicy/batch.h>
+
+/** How to flush the cleared PTEs. */
+enum tlbp_split_policy {
+	TLBP_SPLIT_FLUSH_PER_PTE = 0, /**< clear and flush each PTE (before v6.7) */
+	TLBP_SPLIT_FLUSH_BATCHED,     /**< clear all, flush once (v6.7+) */
+	TLBP_SPLIT_POLICY_NR,         /**< number of policies */
+};
+
+/** Why the flushes were done the way they were. */
+enum tlbp_split_why {
+	TLBP_SPLIT_WHY_BATCHED = 0, /**< batched policy */
+	TLBP_SPLIT_WHY_PER_PTE,     /**< per-PTE policy */
+	TLBP_SPLIT_WHY_HUGETLB,     /**< hugetlb mapping: never batched */
+};
+
+/**
+ * @brief Mechanism of the split. New members are only ever appended.
+ */
+struct tlbp_split_ops {
+	/**
+	 * Required, PTL held, must not sleep. Clear the @p idx-th entry of
+	 * the folio's mapping and return its old state (TLBP_PTE_* bits) in
+	 * @p old_pte. Returns 0, -ENOENT if the entry did not map the folio
+	 * (a partially mapped folio; skipped), or another negative errno
+	 * (the split stops after flushing what it cleared).
+	 */
+	int (*clear_pte)(void *ctx, unsigned int idx, unsigned int *old_pte);
+	/**
+	 * Required. Called once every cleared entry's flush has completed:
+	 * the split may proceed. Returns 0 or a negative errno, passed back.
+	 */
+	int (*proceed)(void *ctx);
+};
+
+/** The folio to unmap. */
+struct tlbp_split_folio {
+	struct tlbp_mm *mm;               /**< its address space */
+	const struct tlbp_cpuset *mm_cpus; /**< CPUs the mm may be live on */
+	uint64_t addr;                    /**< address of its first page */
+	unsigned int order;               /**< folio order, 1 .. 20 */
+	unsigned int pmd_order;           /**< order of a PMD mapping (9 on x86-64) */
+	bool hugetlb;                     /**< a hugetlb mapping: one huge entry */
+};
+
+/** What tlbp_split_unmap() did. */
+struct tlbp_split_result {
+	unsigned int nr_cleared;  /**< entries cleared */
+	unsigned int nr_skipped;  /**< entries that did not map the folio */
+	unsigned int nr_flushes;  /**< flushes that reached the ops */
+	bool split_huge_pmd;      /**< TTU_SPLIT_HUGE_PMD: folio is PMD-mappable */
+	bool proceeded;           /**< the proceed op ran */
+	enum tlbp_split_why why;  /**< how the flushes were done */
+};
+
+/** A split helper; caller-owned. */
+struct tlbp_split {
+	const struct tlbp_split_ops *ops; /**< @private */
+	void *ctx;                        /**< @private */
+	struct tlbp_batch *batch;         /**< @private */
+	enum tlbp_split_policy policy;    /**< @private */
+};
+
+/**
+ * @brief Initialise a split helper that flushes through @p batch.
+ * @return 0; -EINVAL for a NULL pointer, a missing op or an unknown policy
+ *         (@p s untouched).
+ * @note Context: any.
+ */
+TLBP_API int tlbp_split_init(struct tlbp_split *s, enum tlbp_split_policy policy,
+			     const struct tlbp_split_ops *ops, void *ctx,
+			     struct tlbp_batch *batch);
+
+/**
+ * @brief Unmap every entry of @p folio, flush, then let the split proceed.
+ *
+ * Clears 2^order PTEs (one entry for hugetlb), queueing each in the batch.
+ * The per-PTE policy, and every hugetlb mapping, flushes after each entry;
+ * the batched policy flushes once after the last. Inaccessible entries cost
+ * no flush under either. @c proceed runs only after the batch owes nothing.
+ * @param s the helper.
+ * @param folio the folio.
+ * @param res what was done (filled on every return but -EINVAL).
+ * @return 0; -EINVAL for a NULL pointer, an order outside 1..20, a
+ *         pmd_order of 0, or an address not aligned to the folio (no op
+ *         called); the error of @c clear_pte (entries cleared so far are
+ *         flushed first, @c proceed is not called); the error of the
+ *         batch's add_pending op (the entry is flushed at once, in full,
+ *         and the split stops); the error of a flush (the batch still owes
+ *         it, @c proceed is not called); or the error of @c proceed.
+ * @note Context: as the ops; the caller holds the rmap lock.
+ */
+TLBP_API int tlbp_split_unmap(struct tlbp_split *s,
+			      const struct tlbp_split_folio *folio,
+			      struct tlbp_split_result *res);
+
+#endif /* TLBPOLICY_SPLIT_H */

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The single-folio fast path for migration unmaps: which folios join the
+ * batched TLB flush.
+ */
+#include <tlbpolicy/migrate.h>
+
+static bool folio_input_ok(const struct tlbp_migrate_folio *f)
+{
+	return (unsigned int)f->mode <= TLBP_MIGRATE_SYNC &&
+	       (unsigned int)f->reason < TLBP_MR_NR && f->mapcount >= 0;
+}
+
+/* The rule for an async unmap; sync modes never get here. */
+static enum tlbp_migrate_batch_why
+async_rule(enum tlbp_migrate_batch_policy policy,
+	   const struct tlbp_migrate_folio *f)
+{
+	switch (policy) {
+	case TLBP_MIGRATE_BATCH_SKIP_NUMA:
+		if (f->reason == TLBP_MR_NUMA_MISPLACED)
+			return TLBP_MB_NUMA_MISPLACED;
+		break;
+	case TLBP_MIGRATE_BATCH_SKIP_SINGLE:
+		/* A large or shared folio has several PTEs to share a flush. */
+		if (f->nr_folios == 1 && f->order == 0 &&
+		    !f->maybe_mapped_shared)
+			return TLBP_MB_SINGLE_SMALL;
+		break;
+	case TLBP_MIGRATE_BATCH_SKIP_SINGLE_MAPCOUNT:
+		if (f->nr_folios <= 1 && f->mapcount <= 1)
+			return TLBP_MB_SINGLE_MAPPED_ONCE;
+		break;
+	default:
+		break;
+	}
+	return TLBP_MB_ASYNC;
+}
+
+int tlbp_migrate_should_batch(enum tlbp_migrate_batch_policy policy,
+			      const struct tlbp_migrate_folio *folio,
+			      struct tlbp_migrate_decision *out)
+{
+	if (!folio || !out || (unsigned int)policy >= TLBP_MIGRATE_BATCH_POLICY_NR ||
+	    !folio_input_ok(folio))
+		return -TLBP_EINVAL;
+
+	if (folio->mode != TLBP_MIGRATE_ASYNC) {
+		out->batch = false;
+		/*
+		 * Sync modes migrate one folio at a time (migrate_pages_sync
+		 * retries failures singly), so a bigger batch means the caller
+		 * lost track of its mode.
+		 */
+		if (folio->nr_folios > 1) {
+			out->why = TLBP_MB_SYNC_MULTI_FOLIO;
+			return -TLBP_EINVAL;
+		}
+		out->why = TLBP_MB_SYNC_MODE;
+		return 0;
+	}
+	out->why = async_rule(policy, folio);
+	out->batch = out->why == TLBP_MB_ASYNC;
+	return 0;
+}
+
+const char *tlbp_migrate_batch_policy_name(enum tlbp_migrate_batch_policy policy)
+{
+	switch (policy) {
+	case TLBP_MIGRATE_BATCH_ALWAYS:
+		return "always";
+	case TLBP_MIGRATE_BATCH_SKIP_NUMA:
+		return "skip-numa";
+	case TLBP_MIGRATE_BATCH_SKIP_SINGLE:
+		return "skip-single";
+	case TLBP_MIGRATE_BATCH_SKIP_SINGLE_MAPCOUNT:
+		return "skip-single-mapcount";
+	default:
+		return NULL;
+	}
+}

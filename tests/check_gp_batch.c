@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <check.h>
+#include <tlbpolicy/gp_batch.h>
+#include "suite_runner.h"
+
+#define MAX_ITEMS 1024
+
+/*
+ * Items that need work (HVO-optimised folios), scripted failures, and a
+ * page pool: each processed item leaves pages waiting to be freed, which
+ * may be freed only after a flush that followed their processing.
+ */
+struct work_model {
+	bool needs[MAX_ITEMS];
+	int fail_first[MAX_ITEMS];  /* error of an item's first attempt */
+	int fail_retry[MAX_ITEMS];  /* error of its retry */
+	unsigned int attempts[MAX_ITEMS];
+	int sync_err, flush_err;
+	unsigned int sync_fail_at;  /* 1-based sync call that fails; 0 never */
+	unsigned int flush_fail_at; /* 1-based flush call that fails; 0 never */
+	unsigned long pending, freed, pages_per_item;
+	bool pending_unflushed; /* pages added since the last flush */
+	unsigned int syncs, flushes, frees;
+	unsigned int processed_since_sync;
+	bool synced_before_first;
+	char trace[8 * MAX_ITEMS];
+	size_t len;
+};
+
+static struct work_model wm;
+
+static void event(char c)
+{
+	if (wm.len + 1 < sizeof(wm.trace)) {
+		wm.trace[wm.len++] = c;
+		wm.trace[wm.len] = '\0';
+	}
+}
+
+static bool op_needs_work(void *ctx, unsigned int idx)
+{
+	(void)ctx;
+	return wm.needs[idx];
+}
+
+static int op_process(void *ctx, unsigned int idx)
+{
+	unsigned int attempt = wm.attempts[idx]++;
+	int err = attempt == 0 ? wm.fail_first[idx] : wm.fail_retry[idx];
+
+	(void)ctx;
+	/* No work may start before a grace period in this run. */
+	ck_assert_uint_gt(wm.syncs, 0);
+	event(err ? 'x' : 'p');
+	if (!err) {
+		wm.pending += wm.pages_per_item;
+		if (wm.pages_per_item)
+			wm.pending_unflushed = true;
+	}
+	return err;
+}
+
+static int op_sync(void *ctx)
+{
+	(void)ctx;
+	if (wm.sync_fail_at && wm.syncs + 1 == wm.sync_fail_at) {
+		wm.sync_fail_at = 0;
+		return wm.sync_err;
+	}
+	wm.syncs++;
+	event('S');
+	return 0;
+}
+
+static int op_flush(void *ctx)
+{
+	(void)ctx;
+	if (wm.flush_fail_at && wm.flushes + 1 == wm.flush_fail_at) {
+		wm.flush_fail_at = 0;
+		return wm.flush_err;
+	}
+	wm.flushes++;
+	wm.pending_unflushed = false;
+	event('F');
+	return 0;
+}
+
+static unsigned long op_nr_pending_free(void *ctx)
+{
+	(void)ctx;
+	return wm.pending;
+}
+
+static void op_free_pending(void *ctx)
+{
+	(void)ctx;
+	ck_assert_msg(!wm.pending_unflushed, "pages freed before their flush");
+	wm.freed += wm.pending;
+	wm.pending = 0;
+	wm.frees++;
+	event('f');
+}
+
+static const struct tlbp_gp_ops ops = {
+	.needs_work = op_needs_work, .process = op_process, .sync = op_sync,
+	.flush = op_flush, .nr_pending_free = op_nr_pending_free,
+	.free_pending = op_free_pending,
+};
+
+static const struct tlbp_gp_ops ops_no_pages = {
+	.needs_work = op_needs_work, .process = op_process, .sync = op_sync,
+	.flush = op_flush,
+};
+
+static void setup(void)
+{
+	memset(&wm, 0, sizeof(wm));
+}
+
+static void need(unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		wm.needs[i] = true;
+}
+
+static int run(enum tlbp_gp_policy p, enum tlbp_gp_on_error e,
+	       unsigned int nr, struct tlbp_gp_result *res)
+{
+	struct tlbp_gp_batch g;
+
+	ck_assert_int_eq(tlbp_gp_batch_init(&g, p, e, &ops, NULL), 0);
+	return tlbp_gp_batch_run(&g, nr, res);
+}
+
+/* Demote one 1 GiB page into 512 x 2 MiB: restore 1, optimize 512. */
+static unsigned int demote_syncs(enum tlbp_gp_policy p)
+{
+	struct tlbp_gp_result res;
+	unsigned int syncs;
+
+	setup();
+	need(1);
+	ck_assert_int_eq(run(p, TLBP_GP_STOP, 1, &res), 0);
+	ck_assert_uint_eq(res.done, 1);
+	syncs = res.syncs;
+	setup();
+	need(512);
+	wm.pages_per_item = 7;
+	ck_assert_int_eq(run(p, TLBP_GP_CONTINUE, 512, &res), 0);
+	ck_assert_uint_eq(res.done, 512);
+	ck_assert_uint_eq(wm.freed, 512 * 7);
+	return syncs + res.syncs;
+}
+
+START_TEST(test_gp_batch_run_demote_1g_syncs)
+{
+	ck_assert_uint_eq(demote_syncs(TLBP_GP_PER_ITEM), 513);
+	ck_assert_uint_eq(demote_syncs(TLBP_GP_BATCHED), 2);
+}
+END_TEST
+
+START_TEST(test_gp_batch_run_batched_shape)
+{
+	struct tlbp_gp_result res;
+
+	need(4);
+	wm.pages_per_item = 1;
+	ck_assert_int_eq(run(TLBP_GP_BATCHED, TLBP_GP_CONTINUE, 4, &res), 0);
+	ck_assert_str_eq(wm.trace, "SppppFf");
+	ck_assert_uint_eq(res.syncs, 1);
+	ck_assert_uint_eq(res.flushes, 1);
+	ck_assert_uint_eq(res.done, 4);
+}
+END_TEST
+
+START_TEST(test_gp_batch_run_per_item_shape)
+{
+	struct tlbp_gp_result res;
+
+	need(3);
+	wm.pages_per_item = 1;
+	ck_assert_int_eq(run(TLBP_GP_PER_ITEM, TLBP_GP_CONTINUE, 3, &res), 0);
+	ck_assert_str_eq(wm.trace, "SpFfSpFfSpFf");
+	ck_assert_uint_eq(res.syncs, 3);
+	ck_assert_uint_eq(res.flushes, 3);
+}
+END_TEST
+
+START_TEST(test_gp_batch_run_nothing_needed)
+{
+	struct tlbp_gp_result res;
+	unsigned int p;
+
+	for (p = 0; p < TLBP_GP_POLICY_NR; p++) {
+		setup();
+		ck_assert_int_eq(run(p, TLBP_GP_STOP, 100, &res), 0);
+		ck_assert_uint_eq(res.syncs, 0);
+		ck_assert_uint_eq(res.flushes, 0);
+		ck_assert_uint_eq(res.not_needed, 100);
+		ck_assert_uint_eq(res.done, 0);
+		ck_assert_str_eq(wm.trace, "");
+	}
+}
+END_TEST
+
+START_TEST(test_gp_batch_run_sync_before_first_needed)
+{
+	struct tlbp_gp_result res;
+
+	/* Items 0-2 need nothing: the sync waits for item 3. */
+	wm.needs[3] = wm.needs[5] = true;
+	ck_assert_int_eq(run(TLBP_GP_BATCHED, TLBP_GP_STOP, 6, &res), 0);
+	ck_assert_str_eq(wm.trace, "SppF");
+	ck_assert_uint_eq(res.not_needed, 4);
+	ck_assert_uint_eq(res.done, 2);
+}
+END_TEST
+
+/* Fail item @at (of 8) in both modes and both policies. */
+static void fail_at(unsigned int at)
+{
+	struct tlbp_gp_result res;
+	unsigned int p;
+
+	for (p = 0; p < TLBP_GP_POLICY_NR; p++) {
+		setup();
+		need(8);
+		wm.pages_per_item = 1;
+		wm.fail_first[at] = -EIO;
+		ck_assert_int_eq(run(p, TLBP_GP_STOP, 8, &res), -EIO);
+		ck_assert_uint_eq(res.done, at);
+		ck_assert_uint_eq(res.handed_back, 8 - at);
+		ck_assert_uint_eq(res.failed, 0);
+		ck_assert_int_eq(res.first_error, -EIO);
+		ck_assert_uint_eq(res.first_error_item, at);
+		ck_assert_uint_eq(wm.attempts[at], 1);
+		if (at + 1 < 8)
+			ck_assert_uint_eq(wm.attempts[at + 1], 0);
+		/* What was done, the failed attempt too, is flushed, and the
+		 * done items' pages are freed. */
+		ck_assert(strrchr(wm.trace, 'F') > strrchr(wm.trace, 'x'));
+		ck_assert_uint_eq(wm.pending, 0);
+		ck_assert_uint_eq(wm.freed, at);
+		ck_assert_uint_eq(res.syncs, p == TLBP_GP_BATCHED ? 1 : at + 1);
+
+		setup();
+		need(8);
+		wm.fail_first[at] = -EIO;
+		ck_assert_int_eq(run(p, TLBP_GP_CONTINUE, 8, &res), -EIO);
+		ck_assert_uint_eq(res.done, 7);
+		ck_assert_uint_eq(res.failed, 1);
+		ck_assert_uint_eq(res.handed_back, 0);
+		ck_assert_uint_eq(res.retries, 0);
+		ck_assert_uint_eq(res.first_error_item, at);
+		ck_assert_uint_eq(res.syncs, p == TLBP_GP_BATCHED ? 1 : 8);
+	}
+}
+
+START_TEST(test_gp_batch_run_fail_first)
+{
+	fail_at(0);
+}
+END_TEST
+
+START_TEST(test_gp_batch_run_fail_middle)
+{
+	fail_at(4);
+}
+END_TEST
+
+START_TEST(test_gp_batch_run_fail_last)
+{
+	fail_at(7);
+}
+END_TEST
+
+START_TEST(test_gp_batch_run_continue_keeps_first_error)
+{
+	struct tlbp_gp_result res;
+
+	need(6);
+	wm.fail_first[1] = -EIO;
+	wm.fail_first[4] = -EBUSY;
+	ck_assert_int_eq(run(TLBP_GP_BATCHED, TLBP_GP_CONTINUE, 6, &res), -EIO);
+	ck_assert_int_eq(res.first_error, -EIO);
+	ck_assert_uint_eq(res.first_error_item, 1);
+	ck_assert_uint_eq(res.failed, 2);
+	ck_assert_uint_eq(res.done, 4);
+	ck_assert_str_eq(wm.trace, "SpxppxpF");
+}
+END_TEST
+
+START_TEST(test_gp_batch_run_enomem_retry)
+{
+	struct tlbp_gp_result res;
+
+	need(4);
+	wm.pages_per_item = 2;
+	wm.fail_first[2] = -ENOMEM;
+	ck_assert_int_eq(run(TLBP_GP_BATCHED, TLBP_GP_CONTINUE, 4, &res), 0);
+	/* Out of memory with pages pending: flush, free, retry that item. */
+	ck_assert_str_eq(wm.trace, "SppxFfppFf");
+	ck_assert_uint_eq(res.retries, 1);
+	ck_assert_uint_eq(res.done, 4);
+	ck_assert_uint_eq(res.failed, 0);
+	ck_assert_uint_eq(res.first_error, 0);
+	ck_assert_uint_eq(res.syncs, 1);
+	ck_assert_uint_eq(wm.attempts[2], 2);
+}
+END_TEST
+
+START_TEST(test_gp_batch_run_enomem_retry_fails_again)
+{
+	struct tlbp_gp_result res;
+
+	need(3);
+	wm.pages_per_item = 1;
+	wm.fail_first[1] = -ENOMEM;
+	wm.fail_retry[1] = -ENOMEM;
+	ck_assert_int_eq(run(TLBP_GP_BATCHED, TLBP_GP_CONTINUE, 3, &res), -ENOMEM);
+	ck_assert_str_eq(wm.trace, "SpxFfxpFf");
+	ck_assert_uint_eq(wm.attempts[1], 2); /* only one retry */
+	ck_assert_uint_eq(res.failed, 1);
+	ck_assert_uint_eq(res.done, 2);
+}
+END_TEST
+
+START_TEST(test_gp_batch_run_enomem_no_pages_no_retry)
+{
+	struct tlbp_gp_result res;
+
+	/* Nothing waits to be freed: a flush would not help, so no retry. */
+	need(2);
+	wm.fail_first[0] = -ENOMEM;
+	ck_assert_int_eq(run(TLBP_GP_BATCHED, TLBP_GP_CONTINUE, 2, &res), -ENOMEM);
+	ck_assert_uint_eq(res.retries, 0);
+	ck_assert_uint_eq(wm.attempts[0], 1);
+	/* Under STOP an -ENOMEM item is not retried either. */
+	setup();
+	need(2);
+	wm.pages_per_item = 1;
+	wm.fail_first[1] = -ENOMEM;
+	ck_assert_int_eq(run(TLBP_GP_BATCHED, TLBP_GP_STOP, 2, &res), -ENOMEM);
+	ck_assert_uint_eq(res.retries, 0);
+	ck_assert_uint_eq(res.handed_back, 1);
+}
+END_TEST
+
+START_TEST(test_gp_batch_run_without_page_ops)
+{
+	struct tlbp_gp_batch g;
+	struct tlbp_gp_result res;
+
+	need(3);
+	wm.fail_first[1] = -ENOMEM;
+	ck_assert_int_eq(tlbp_gp_batch_init(&g, TLBP_GP_BATCHED, TLBP_GP_CONTINUE,
+					    &ops_no_pages, NULL), 0);
+	ck_assert_int_eq(tlbp_gp_batch_run(&g, 3, &res), -ENOMEM);
+	ck_assert_str_eq(wm.trace, "SpxpF");
+}
+END_TEST
+
+START_TEST(test_gp_batch_run_sync_fails)
+{
+	struct tlbp_gp_result res;
+
+	need(4);
+	wm.pages_per_item = 1;
+	wm.sync_err = -EINTR;
+	wm.sync_fail_at = 3; /* per item: items 0 and 1 done, item 2 unprotected */
+	ck_assert_int_eq(run(TLBP_GP_PER_ITEM, TLBP_GP_CONTINUE, 4, &res), -EINTR);
+	ck_assert_uint_eq(res.done, 2);
+	ck_assert_uint_eq(res.handed_back, 2);
+	ck_assert_uint_eq(wm.attempts[2], 0);
+	ck_assert_str_eq(wm.trace, "SpFfSpFf");
+
+	setup();
+	need(4);
+	wm.sync_err = -EINTR;
+	wm.sync_fail_at = 1;
+	ck_assert_int_eq(run(TLBP_GP_BATCHED, TLBP_GP_STOP, 4, &res), -EINTR);
+	ck_assert_uint_eq(res.handed_back, 4);
+	ck_assert_uint_eq(res.flushes, 0);
+	ck_assert_str_eq(wm.trace, "");
+}
+END_TEST
+
+START_TEST(test_gp_batch_run_flush_fails_keeps_pages)
+{
+	struct tlbp_gp_result res;
+
+	need(3);
+	wm.pages_per_item = 1;
+	wm.flush_err = -EIO;
+	wm.flush_fail_at = 1;
+	ck_assert_int_eq(run(TLBP_GP_BATCHED, TLBP_GP_CONTINUE, 3, &res), -EIO);
+	/* Not freed: they stay pending for the caller to flush and free. */
+	ck_assert_uint_eq(wm.pending, 3);
+	ck_assert_uint_eq(wm.frees, 0);
+
+	setup();
+	need(3);
+	wm.pages_per_item = 1;
+	wm.flush_err = -EIO;
+	wm.flush_fail_at = 2;
+	ck_assert_int_eq(run(TLBP_GP_PER_ITEM, TLBP_GP_CONTINUE, 3, &res), -EIO);
+	ck_assert_uint_eq(res.done, 1);
+	ck_assert_uint_eq(res.handed_back, 1);
+	ck_assert_uint_eq(wm.pending, 1);
+
+	/* A failing flush inside the -ENOMEM retry stops the run as well. */
+	setup();
+	need(3);
+	wm.pages_per_item = 1;
+	wm.fail_first[1] = -ENOMEM;
+	wm.flush_err = -EIO;
+	wm.flush_fail_at = 1;
+	ck_assert_int_eq(run(TLBP_GP_BATCHED, TLBP_GP_CONTINUE, 3, &res), -EIO);
+	ck_assert_uint_eq(wm.attempts[1], 1);
+	ck_assert_uint_eq(wm.frees, 0);
+}
+END_TEST
+
+START_TEST(test_gp_batch_bad_input)
+{
+	struct tlbp_gp_ops bad;
+	struct tlbp_gp_batch g;
+	struct tlbp_gp_result res;
+
+	memset(&g, 0x33, sizeof(g));
+	ck_assert_int_eq(tlbp_gp_batch_init(NULL, 0, 0, &ops, NULL), -EINVAL);
+	ck_assert_int_eq(tlbp_gp_batch_init(&g, 0, 0, NULL, NULL), -EINVAL);
+	ck_assert_int_eq(tlbp_gp_batch_init(&g, TLBP_GP_POLICY_NR, 0, &ops, NULL), -EINVAL);
+	ck_assert_int_eq(tlbp_gp_batch_init(&g, 0, TLBP_GP_ON_ERROR_NR, &ops, NULL), -EINVAL);
+	bad = ops; bad.needs_work = NULL;
+	ck_assert_int_eq(tlbp_gp_batch_init(&g, 0, 0, &bad, NULL), -EINVAL);
+	bad = ops; bad.process = NULL;
+	ck_assert_int_eq(tlbp_gp_batch_init(&g, 0, 0, &bad, NULL), -EINVAL);
+	bad = ops; bad.sync = NULL;
+	ck_assert_int_eq(tlbp_gp_batch_init(&g, 0, 0, &bad, NULL), -EINVAL);
+	bad = ops; bad.flush = NULL;
+	ck_assert_int_eq(tlbp_gp_batch_init(&g, 0, 0, &bad, NULL), -EINVAL);
+	bad = ops; bad.free_pending = NULL;
+	ck_assert_int_eq(tlbp_gp_batch_init(&g, 0, 0, &bad, NULL), -EINVAL);
+	ck_assert_uint_eq(((unsigned char *)&g)[0], 0x33);
+	ck_assert_int_eq(tlbp_gp_batch_init(&g, 0, 0, &ops, NULL), 0);
+	ck_assert_int_eq(tlbp_gp_batch_run(NULL, 1, &res), -EINVAL);
+	ck_assert_int_eq(tlbp_gp_batch_run(&g, 1, NULL), -EINVAL);
+	ck_assert_str_eq(wm.trace, "");
+}
+END_TEST
+
+static Suite *gp_batch_suite(void)
+{
+	Suite *s = suite_create("gp_batch");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_gp_batch_run_demote_1g_syncs);
+	tcase_add_test(tc, test_gp_batch_run_batched_shape);
+	tcase_add_test(tc, test_gp_batch_run_per_item_shape);
+	tcase_add_test(tc, test_gp_batch_run_nothing_needed);
+	tcase_add_test(tc, test_gp_batch_run_sync_before_first_needed);
+	tcase_add_test(tc, test_gp_batch_run_fail_first);
+	tcase_add_test(tc, test_gp_batch_run_fail_middle);
+	tcase_add_test(tc, test_gp_batch_run_fail_last);
+	tcase_add_test(tc, test_gp_batch_run_continue_keeps_first_error);
+	tcase_add_test(tc, test_gp_batch_run_enomem_retry);
+	tcase_add_test(tc, test_gp_batch_run_enomem_retry_fails_again);
+	tcase_add_test(tc, test_gp_batch_run_enomem_no_pages_no_retry);
+	tcase_add_test(tc, test_gp_batch_run_without_page_ops);
+	tcase_add_test(tc, test_gp_batch_run_sync_fails);
+	tcase_add_test(tc, test_gp_batch_run_flush_fails_keeps_pages);
+	tcase_add_test(tc, test_gp_batch_bad_input);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return run_suite(gp_batch_suite());
+}
