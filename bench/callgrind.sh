@@ -3,9 +3,9 @@
 # Instructions per operation of each bench_batch case, from callgrind: the
 # difference between a run of N2 and one of N1 operations, divided by
 # N2 - N1, so start-up and set-up cancel out. Stable on a noisy machine.
-# Usage: callgrind.sh path/to/bench_batch
+# Usage: callgrind.sh path/to/bench_tlbpolicy
 set -eu
-bench=${1:?usage: callgrind.sh path/to/bench_batch}
+bench=${1:?usage: callgrind.sh path/to/bench_tlbpolicy}
 command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind not installed" >&2; exit 1; }
 dir=$(dirname "$bench"); base=$(basename "$bench")
 # Run the real binary, not libtool's wrapper script.
@@ -23,12 +23,12 @@ irs() {
 		--ops "$3" --case "$1" --cpus "$2" >/dev/null 2>"$tmp/log"
 	sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/log"
 }
-printf '%-16s %5s %12s\n' case cpus instr/op
-for c in batch_add batch_add_flush should_defer mm_mark mm_drain mm_drain_clean; do
-	case $c in mm_*) cpus_list=384 ;; *) cpus_list="64 384 8192" ;; esac
-	for cpus in $cpus_list; do
+printf '%-20s %5s %12s\n' case cpus instr/op
+"$real" --list >"$tmp/cases"
+while read -r c cpus_list; do
+	for cpus in $(echo "$cpus_list" | tr ',' ' '); do
 		a=$(irs "$c" "$cpus" $n1); b=$(irs "$c" "$cpus" $n2)
 		awk -v a="$a" -v b="$b" -v n=$((n2 - n1)) -v c="$c" -v cpus="$cpus" \
-			'BEGIN { printf "%-16s %5s %12.1f\n", c, cpus, (b - a) / n }'
+			'BEGIN { printf "%-20s %5s %12.1f\n", c, cpus, (b - a) / n }'
 	done
-done
+done <"$tmp/cases"

@@ -2,10 +2,12 @@
 /*
  * Microbenchmarks of the batch and the mm flush state at 64, 384 and 8192
  * CPUs, with a back-end whose ops do nothing, so only the library's own cost
- * is measured. Prints ns per operation (wall clock, noisy on a shared
- * machine); bench/callgrind.sh turns the same loops into instruction counts.
+ * is measured, and of the single-folio migration decision next to the same
+ * condition open-coded. Prints ns per operation (wall clock, noisy on a
+ * shared machine); bench/callgrind.sh turns the same loops into instruction
+ * counts.
  *
- * Usage: bench_batch [--ops N] [--case NAME] [--cpus N]
+ * Usage: bench_tlbpolicy [--ops N] [--case NAME] [--cpus N] [--list]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +55,7 @@ static void rig_init(struct rig *r, unsigned int nr_cpus)
 			    sizeof(r->batch_bits)) ||
 	    tlbp_mm_init(&r->mm, &null_ops, NULL) ||
 	    tlbp_cpuset_init(&r->mm_cpus, r->mm_bits, sizeof(r->mm_bits), nr_cpus)) {
-		fprintf(stderr, "bench_batch: init failed\n");
+		fprintf(stderr, "bench: init failed\n");
 		exit(1);
 	}
 	/* The mm is live on every CPU: the worst case for the CPU-set OR. */
@@ -108,6 +110,54 @@ static void op_mm_drain_clean(struct rig *r, unsigned long i)
 	tlbp_mm_flush_batched_pending(&r->mm, NULL);
 }
 
+/*
+ * The migration decision. Inputs vary with i and go through a volatile
+ * sink so neither form can be folded away; both see the same inputs.
+ */
+static volatile unsigned int decision_sink;
+
+static struct tlbp_migrate_folio folio_for(unsigned long i)
+{
+	return (struct tlbp_migrate_folio){
+		.mode = TLBP_MIGRATE_ASYNC,
+		.reason = (enum tlbp_migrate_reason)(i % TLBP_MR_NR),
+		.nr_folios = (unsigned int)(i & 3),
+		.order = (unsigned int)((i >> 2) & 1) * 9,
+		.mapcount = (int)((i >> 3) & 3),
+		.maybe_mapped_shared = (i >> 5) & 1,
+	};
+}
+
+static void op_migrate_decide(struct rig *r, unsigned long i)
+{
+	struct tlbp_migrate_folio f = folio_for(i);
+	struct tlbp_migrate_decision d;
+
+	(void)r;
+	tlbp_migrate_should_batch(TLBP_MIGRATE_BATCH_SKIP_SINGLE, &f, &d);
+	decision_sink = d.batch;
+}
+
+/* What migrate_folio_unmap() would open-code for the same policy. */
+static void op_migrate_open_coded(struct rig *r, unsigned long i)
+{
+	struct tlbp_migrate_folio f = folio_for(i);
+
+	(void)r;
+	decision_sink = f.mode == TLBP_MIGRATE_ASYNC &&
+			!(f.nr_folios == 1 && f.order == 0 &&
+			  !f.maybe_mapped_shared);
+}
+
+/* The loop and the input generation alone, to subtract from both. */
+static void op_migrate_baseline(struct rig *r, unsigned long i)
+{
+	struct tlbp_migrate_folio f = folio_for(i);
+
+	(void)r;
+	decision_sink = f.nr_folios;
+}
+
 struct bench_case {
 	const char *name;
 	void (*op)(struct rig *r, unsigned long i);
@@ -121,6 +171,9 @@ static const struct bench_case cases[] = {
 	{ "mm_mark", op_mm_mark, false },
 	{ "mm_drain", op_mm_drain, false },
 	{ "mm_drain_clean", op_mm_drain_clean, false },
+	{ "migrate_decide", op_migrate_decide, false },
+	{ "migrate_open_coded", op_migrate_open_coded, false },
+	{ "migrate_baseline", op_migrate_baseline, false },
 };
 
 static double now_ns(void)
@@ -143,7 +196,7 @@ static void run(const struct bench_case *c, unsigned int nr_cpus,
 	for (i = 0; i < ops; i++)
 		c->op(&rig, i);
 	if (timed)
-		printf("%-16s %5u %12.1f\n", c->name, nr_cpus,
+		printf("%-20s %5u %12.1f\n", c->name, nr_cpus,
 		       (now_ns() - t0) / (double)ops);
 }
 
@@ -163,17 +216,27 @@ int main(int argc, char **argv)
 			only = argv[++i];
 		else if (!strcmp(argv[i], "--cpus") && i + 1 < argc)
 			only_cpus = (unsigned int)strtoul(argv[++i], NULL, 10);
-		else {
-			fprintf(stderr, "usage: %s [--ops N] [--case NAME] [--cpus N]\n", argv[0]);
+		else if (!strcmp(argv[i], "--list")) {
+			for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+				printf("%s %s\n", cases[c].name,
+				       cases[c].per_cpu_count ? "64,384,8192" : "64");
+			return 0;
+		} else {
+			fprintf(stderr, "usage: %s [--ops N] [--case NAME] [--cpus N] [--list]\n",
+				argv[0]);
 			return 2;
 		}
 	}
+	if (only_cpus > TLBP_CPUSET_MAX_CPUS) {
+		fprintf(stderr, "bench: --cpus must be 1..%u\n", TLBP_CPUSET_MAX_CPUS);
+		return 2;
+	}
 	if (ops == 0) {
-		fprintf(stderr, "bench_batch: --ops must be positive\n");
+		fprintf(stderr, "bench: --ops must be positive\n");
 		return 2;
 	}
 	if (!only)
-		printf("%-16s %5s %12s\n", "case", "cpus", "ns/op");
+		printf("%-20s %5s %12s\n", "case", "cpus", "ns/op");
 	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		if (only && strcmp(only, cases[c].name))
 			continue;
