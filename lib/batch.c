@@ -280,6 +280,8 @@ const char *tlbp_flush_reason_name(enum tlbp_flush_reason reason)
 		return "full-multi-mm";
 	case TLBP_FLUSH_FULL_ADD_FAILED:
 		return "full-add-failed";
+	case TLBP_FLUSH_FULL_NESTED:
+		return "full-nested";
 	}
 	return "unknown";
 }

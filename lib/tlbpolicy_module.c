@@ -54,5 +54,9 @@ EXPORT_SYMBOL_GPL(tlbp_split_unmap);
 EXPORT_SYMBOL_GPL(tlbp_gp_batch_init);
 EXPORT_SYMBOL_GPL(tlbp_gp_batch_run);
 
+EXPORT_SYMBOL_GPL(tlbp_gather_begin);
+EXPORT_SYMBOL_GPL(tlbp_gather_add);
+EXPORT_SYMBOL_GPL(tlbp_gather_finish);
+
 MODULE_DESCRIPTION("tlbpolicy: batched TLB-flush policy primitives");
 MODULE_LICENSE("Dual MIT/GPL");

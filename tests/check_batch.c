@@ -583,6 +583,7 @@ START_TEST(test_flush_reason_name_all)
 	ck_assert_str_eq(tlbp_flush_reason_name(TLBP_FLUSH_FULL_CEILING), "full-ceiling");
 	ck_assert_str_eq(tlbp_flush_reason_name(TLBP_FLUSH_FULL_MULTI_MM), "full-multi-mm");
 	ck_assert_str_eq(tlbp_flush_reason_name(TLBP_FLUSH_FULL_ADD_FAILED), "full-add-failed");
+	ck_assert_str_eq(tlbp_flush_reason_name(TLBP_FLUSH_FULL_NESTED), "full-nested");
 	ck_assert_str_eq(tlbp_flush_reason_name((enum tlbp_flush_reason)99), "unknown");
 }
 END_TEST

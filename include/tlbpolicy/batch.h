@@ -78,6 +78,7 @@ enum tlbp_flush_reason {
 	TLBP_FLUSH_FULL_CEILING,     /**< range above the ceiling */
 	TLBP_FLUSH_FULL_MULTI_MM,    /**< entries of more than one mm */
 	TLBP_FLUSH_FULL_ADD_FAILED,  /**< an add_pending op failed earlier */
+	TLBP_FLUSH_FULL_NESTED,      /**< gather: another gather is in flight */
 };
 
 /**
