@@ -265,6 +265,42 @@ int tlbp_batch_flush_dirty(struct tlbp_batch *b,
 	return tlbp_batch_flush(b, reason);
 }
 
+int tlbp_clear_flush(struct tlbp_mm *mm, const struct tlbp_cpuset *cpus,
+		     const struct tlbp_batch_config *cfg, unsigned int pte_flags,
+		     uint64_t start, uint64_t end, enum tlbp_flush_reason *reason)
+{
+	struct tlbp_flush_req req;
+	uint64_t mask, nr_pages;
+	int err;
+
+	if (!mm || !cpus || !cfg || (pte_flags & ~PTE_KNOWN_FLAGS) ||
+	    cfg->page_shift < PAGE_SHIFT_MIN || cfg->page_shift > PAGE_SHIFT_MAX)
+		return -TLBP_EINVAL;
+	mask = ((uint64_t)1 << cfg->page_shift) - 1;
+	if (start >= end || (start & mask) || (end & mask))
+		return -TLBP_EINVAL;
+	if (!tlbp_pte_accessible(mm, pte_flags)) {
+		if (reason)
+			*reason = TLBP_FLUSH_NOT_REQUIRED;
+		return 0;
+	}
+	nr_pages = (end - start) >> cfg->page_shift;
+	req.cpus = cpus;
+	req.mm = mm;
+	req.full = nr_pages > cfg->flush_ceiling;
+	req.start = req.full ? 0 : start;
+	req.end = req.full ? TLBP_FLUSH_ALL : end;
+	req.nr_pages = req.full ? 0 : nr_pages;
+	req.unmapped = true;
+	req.writable = (pte_flags & TLBP_PTE_DIRTY) != 0;
+	err = mm->ops->flush(mm->ctx, &req);
+	if (err)
+		return err;
+	if (reason)
+		*reason = req.full ? TLBP_FLUSH_FULL_CEILING : TLBP_FLUSH_RANGED;
+	return 0;
+}
+
 const char *tlbp_flush_reason_name(enum tlbp_flush_reason reason)
 {
 	switch (reason) {

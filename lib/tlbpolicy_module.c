@@ -42,6 +42,7 @@ EXPORT_SYMBOL_GPL(tlbp_batch_writable);
 EXPORT_SYMBOL_GPL(tlbp_batch_cpus);
 EXPORT_SYMBOL_GPL(tlbp_batch_flush);
 EXPORT_SYMBOL_GPL(tlbp_batch_flush_dirty);
+EXPORT_SYMBOL_GPL(tlbp_clear_flush);
 EXPORT_SYMBOL_GPL(tlbp_flush_reason_name);
 
 EXPORT_SYMBOL_GPL(tlbp_migrate_should_batch);

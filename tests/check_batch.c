@@ -605,6 +605,77 @@ START_TEST(test_batch_drain_by_other_task)
 }
 END_TEST
 
+START_TEST(test_clear_flush_accessible_ranged)
+{
+	struct tlbp_batch_config cfg;
+	enum tlbp_flush_reason why;
+	struct fake_record *r;
+
+	tlbp_batch_config_default(&cfg, 64);
+	tlbp_cpuset_set(&mm_cpus, 5);
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg,
+					  TLBP_PTE_PRESENT | TLBP_PTE_DIRTY,
+					  3 * PAGE, 4 * PAGE, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_RANGED);
+	r = last_flush();
+	ck_assert_uint_eq(r->start, 3 * PAGE);
+	ck_assert_uint_eq(r->nr_pages, 1);
+	ck_assert(r->writable);
+	ck_assert_uint_eq(r->first_cpu, 5);
+	/* Nothing deferred: the mm's generation is untouched. */
+	ck_assert(!tlbp_mm_batched_pending(&mm));
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, TLBP_PTE_PRESENT,
+					  0, 34 * PAGE, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_FULL_CEILING);
+	ck_assert(last_flush()->full);
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, TLBP_PTE_PRESENT,
+					  0, PAGE, NULL), 0);
+}
+END_TEST
+
+START_TEST(test_clear_flush_inaccessible_skips)
+{
+	struct tlbp_batch_config cfg;
+	enum tlbp_flush_reason why = TLBP_FLUSH_RANGED;
+
+	tlbp_batch_config_default(&cfg, 64);
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, TLBP_PTE_PROTNONE,
+					  0, PAGE, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_NOT_REQUIRED);
+	ck_assert_uint_eq(fake.nr_calls, 0);
+	tlbp_mm_inc_flush_pending(&mm);
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, TLBP_PTE_PROTNONE,
+					  0, PAGE, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_RANGED);
+}
+END_TEST
+
+START_TEST(test_clear_flush_bad_input_and_op_error)
+{
+	struct tlbp_batch_config cfg;
+	enum tlbp_flush_reason why = TLBP_FLUSH_NOT_DIRTY;
+
+	tlbp_batch_config_default(&cfg, 64);
+	ck_assert_int_eq(tlbp_clear_flush(NULL, &mm_cpus, &cfg, 1, 0, PAGE, &why), -EINVAL);
+	ck_assert_int_eq(tlbp_clear_flush(&mm, NULL, &cfg, 1, 0, PAGE, &why), -EINVAL);
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, NULL, 1, 0, PAGE, &why), -EINVAL);
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, 1U << 7, 0, PAGE, &why), -EINVAL);
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, 1, PAGE, PAGE, &why), -EINVAL);
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, 1, 8, PAGE, &why), -EINVAL);
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, 1, 0, PAGE + 8, &why), -EINVAL);
+	cfg.page_shift = 11;
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, 1, 0, PAGE, &why), -EINVAL);
+	cfg.page_shift = 22;
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, 1, 0, PAGE, &why), -EINVAL);
+	ck_assert_uint_eq(fake.nr_calls, 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_NOT_DIRTY);
+	cfg.page_shift = 12;
+	fake_ops_fail(&fake, FAKE_FLUSH, -EAGAIN, 1);
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, 1, 0, PAGE, &why), -EAGAIN);
+	ck_assert_int_eq(why, TLBP_FLUSH_NOT_DIRTY);
+}
+END_TEST
+
 static Suite *batch_suite(void)
 {
 	Suite *s = suite_create("batch");
@@ -639,6 +710,9 @@ static Suite *batch_suite(void)
 	tcase_add_test(tc, test_batch_flush_8192_cpus);
 	tcase_add_test(tc, test_flush_reason_name_all);
 	tcase_add_test(tc, test_batch_drain_by_other_task);
+	tcase_add_test(tc, test_clear_flush_accessible_ranged);
+	tcase_add_test(tc, test_clear_flush_inaccessible_skips);
+	tcase_add_test(tc, test_clear_flush_bad_input_and_op_error);
 	suite_add_tcase(s, tc);
 	return s;
 }

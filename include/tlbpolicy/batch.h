@@ -253,6 +253,32 @@ TLBP_API int tlbp_batch_flush_dirty(struct tlbp_batch *b,
 				    enum tlbp_flush_reason *reason);
 
 /**
+ * @brief Clear-and-flush one PTE's range at once, without batching
+ *        (ptep_clear_flush / flush_tlb_range after a PTE was cleared).
+ *
+ * Flushes only if the old PTE was accessible (tlbp_pte_accessible()):
+ * ranged when the range spans at most @p cfg->flush_ceiling pages, full
+ * above. Does not touch the mm's batched generation: nothing is deferred.
+ * @param mm the address space (its ops do the flush).
+ * @param cpus CPUs the mm may be live on.
+ * @param cfg page shift and ceiling (other fields are ignored).
+ * @param pte_flags old PTE state (TLBP_PTE_* bits).
+ * @param start first byte, page aligned.
+ * @param end end (exclusive), page aligned, above @p start.
+ * @param reason optional; #TLBP_FLUSH_NOT_REQUIRED, #TLBP_FLUSH_RANGED or
+ *        #TLBP_FLUSH_FULL_CEILING.
+ * @return 0; -EINVAL for a NULL pointer, unknown flags, a page shift
+ *         outside 12..21 or an empty or unaligned range; or the error of
+ *         the flush op.
+ * @note Context: as the mm's flush op; the caller holds the PTL.
+ */
+TLBP_API int tlbp_clear_flush(struct tlbp_mm *mm,
+			      const struct tlbp_cpuset *cpus,
+			      const struct tlbp_batch_config *cfg,
+			      unsigned int pte_flags, uint64_t start,
+			      uint64_t end, enum tlbp_flush_reason *reason);
+
+/**
  * @brief A short name for a flush reason ("ranged", "full-ceiling", ...);
  *        "unknown" for a value out of range.
  */
