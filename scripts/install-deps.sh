@@ -4,11 +4,11 @@
 # itself. Idempotent: installs only what is missing. Needs root or sudo.
 #   install-deps.sh          build + tests
 #   install-deps.sh --ci     everything .ci/run uses (docs, coverage,
-#                            valgrind, clang, kernel headers)
+#                            valgrind, clang, kernel headers, gnuplot)
 set -eu
-pkgs="build-essential autoconf automake libtool autoconf-archive pkg-config check"
+pkgs="build-essential autoconf automake libtool autoconf-archive pkg-config check libjansson-dev"
 if [ "${1:-}" = "--ci" ]; then
-	pkgs="$pkgs doxygen lcov valgrind clang linux-headers-amd64"
+	pkgs="$pkgs doxygen lcov valgrind clang linux-headers-amd64 gnuplot-nox time"
 fi
 missing=""
 for p in $pkgs; do

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The flush back-ends: struct tlbp_flush_ops over the model machine.
+ *
+ * x86-ipi: the initiator interrupts every other CPU of the request's set
+ * and waits for the slowest ack; targets pay the handler and, after a full
+ * flush, the refill of what they lost. arm64-tlbi: invalidations are
+ * broadcast by hardware (no interrupts); the batch issues them at add time
+ * and waits for completion (DSB) at flush time.
+ */
+#include <stddef.h>
+#include "sim.h"
+
+static struct mm *mm_of(struct tlbp_mm *f)
+{
+	return (struct mm *)((char *)f - offsetof(struct mm, flush));
+}
+
+/* Drops what @req covers from one CPU's TLB; returns entries dropped. */
+static uint32_t invalidate(struct sim *s, unsigned int cpu,
+			   const struct tlbp_flush_req *req)
+{
+	struct tlb *t = &s->cpu[cpu].tlb;
+	uint32_t dropped = 0;
+	uint64_t vpn;
+
+	if (req->full || !req->mm)
+		return tlb_flush_all(t);
+	for (vpn = req->start >> PAGE_SHIFT; vpn < req->end >> PAGE_SHIFT; vpn++)
+		dropped += tlb_remove(t, tlb_key(mm_of(req->mm)->id, vpn));
+	return dropped;
+}
+
+static double flush_cost_ns(const struct sim *s, const struct tlbp_flush_req *req)
+{
+	if (req->full)
+		return s->p.v[P_FULL_FLUSH_NS];
+	return (double)req->nr_pages * s->p.v[P_INVLPG_NS];
+}
+
+static void count_kind(struct sim *s, const struct tlbp_flush_req *req)
+{
+	if (req->full)
+		s->st.full_flushes++;
+	else
+		s->st.ranged_flushes++;
+}
+
+static int x86_flush(void *ctx, const struct tlbp_flush_req *req)
+{
+	struct sim *s = ctx;
+	unsigned int self = s->cur_cpu, cpu, nr_targets = 0;
+	double each = flush_cost_ns(s, req), wait;
+	bool remote_socket = false;
+
+	count_kind(s, req);
+	for (cpu = tlbp_cpuset_next(req->cpus, 0); cpu < s->nr_cpus;
+	     cpu = tlbp_cpuset_next(req->cpus, cpu + 1)) {
+		struct acct *a = &s->cpu[cpu].acct;
+		uint32_t dropped = invalidate(s, cpu, req);
+
+		if (req->full)
+			a->refill_ns += (uint64_t)(dropped * s->p.v[P_TLB_MISS_NS]);
+		if (cpu == self) {
+			a->kernel_ns += (uint64_t)each;
+			s->st.local_flushes++;
+			continue;
+		}
+		a->irq_ns += (uint64_t)(s->p.v[P_IPI_HANDLER_NS] + each);
+		remote_socket |= s->cpu[cpu].node != s->cpu[self].node;
+		nr_targets++;
+	}
+	if (!nr_targets)
+		return 0;
+	/* Serial sends, then the slowest target's handler; not a sum. */
+	wait = s->p.v[P_IPI_FIRST_NS] + (nr_targets - 1) * s->p.v[P_IPI_EXTRA_NS] +
+	       (remote_socket ? s->p.v[P_IPI_SOCKET_NS] : 0) +
+	       s->p.v[P_IPI_HANDLER_NS] + each;
+	s->cpu[self].acct.wait_ns += (uint64_t)wait;
+	s->st.tlb_ipis_sent += nr_targets;
+	s->st.tlb_irqs_received += nr_targets;
+	return 0;
+}
+
+static int x86_add_pending(void *ctx, struct tlbp_mm *mm, uint64_t start,
+			   uint64_t end)
+{
+	(void)ctx;
+	(void)start;
+	(void)end;
+	/* inc_mm_tlb_gen(): CPUs that next switch to the mm catch up. */
+	mm_of(mm)->tlb_gen++;
+	return 0;
+}
+
+static int x86_flush_mm(void *ctx, struct tlbp_mm *f)
+{
+	struct sim *s = ctx;
+	struct mm *mm = mm_of(f);
+	struct tlbp_flush_req req = {
+		.cpus = &mm->cpus, .mm = f, .start = 0, .end = TLBP_FLUSH_ALL,
+		.full = true, .unmapped = true,
+	};
+
+	mm->tlb_gen++;
+	s->st.batched_pending_drains++;
+	return x86_flush(ctx, &req);
+}
+
+static int arm64_add_pending(void *ctx, struct tlbp_mm *mm, uint64_t start,
+			     uint64_t end)
+{
+	struct sim *s = ctx;
+
+	(void)mm;
+	/* TLBI ... IS without the DSB: cheap to issue, completes later. */
+	s->cpu[s->cur_cpu].acct.kernel_ns +=
+		(uint64_t)(((end - start) >> PAGE_SHIFT) * s->p.v[P_TLBI_ISSUE_NS]);
+	return 0;
+}
+
+/* DSB ISH: waits for this CPU's broadcast invalidations to complete. */
+static int arm64_flush(void *ctx, const struct tlbp_flush_req *req)
+{
+	struct sim *s = ctx;
+	unsigned int cpu;
+
+	count_kind(s, req);
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		uint32_t dropped = invalidate(s, cpu, req);
+
+		if (req->full)
+			s->cpu[cpu].acct.refill_ns +=
+				(uint64_t)(dropped * s->p.v[P_TLB_MISS_NS]);
+	}
+	s->cpu[s->cur_cpu].acct.wait_ns += (uint64_t)s->p.v[P_DSB_NS];
+	return 0;
+}
+
+/* Another agent's drain: a DSB here would not complete the issuer's TLBIs,
+ * so it must invalidate the whole mm (TLBI ASIDE1IS + DSB). */
+static int arm64_flush_mm(void *ctx, struct tlbp_mm *f)
+{
+	struct sim *s = ctx;
+	struct tlbp_flush_req req = {
+		.cpus = &s->all_cpus, .mm = f, .end = TLBP_FLUSH_ALL, .full = true,
+	};
+
+	s->st.batched_pending_drains++;
+	return arm64_flush(ctx, &req);
+}
+
+static const struct tlbp_flush_ops x86_ops = {
+	.flush = x86_flush, .flush_mm = x86_flush_mm, .add_pending = x86_add_pending,
+};
+
+static const struct tlbp_flush_ops arm64_ops = {
+	.flush = arm64_flush, .flush_mm = arm64_flush_mm,
+	.add_pending = arm64_add_pending,
+};
+
+const struct tlbp_flush_ops *backend_ops(enum backend_kind kind)
+{
+	return kind == BACKEND_ARM64_TLBI ? &arm64_ops : &x86_ops;
+}

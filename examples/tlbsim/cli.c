@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * tlbsim: list | run | compare | sweep. Every error is one line on stderr
+ * and exit status 2 (usage) or 1 (a run failed).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "sweep.h"
+
+int fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "tlbsim: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	return 2;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tlbsim list\n"
+		"       tlbsim run SCENARIO [--policy P] [--set key=value ...] [--seed N]\n"
+		"                  [--json FILE] [--csv FILE] [--no-timing]\n"
+		"       tlbsim compare SCENARIO [--policies a,b,...] [--pairs N] [options]\n"
+		"       tlbsim sweep SCENARIO --vary key=v1,v2,... [--policies a,b,...]\n"
+		"                  [--metric NAME] [--plot FILE.png|FILE.svg] [options]\n"
+		"See tlbsim(1).\n");
+}
+
+static int cmd_list(void)
+{
+	unsigned int i, k;
+	char def[32];
+
+	printf("scenarios and policies:\n");
+	for (i = 0; i < nr_scenarios; i++) {
+		const struct scenario *sc = &scenarios[i];
+
+		printf("  %-16s %s\n", sc->name, sc->help);
+		for (k = 0; k < sc->nr_policies; k++)
+			printf("    %-26s %s%s\n", sc->policies[k].name, sc->policies[k].help,
+			       !strcmp(sc->policies[k].name, sc->default_policy) ? " [default]" : "");
+	}
+	printf("\nparameters (--set key=value):\n");
+	printf("  %-22s %-9s %12s  %-14s %s\n", "name", "kind", "default", "unit", "source");
+	for (i = 0; i < NR_PARAMS; i++) {
+		const struct param_def *d = &param_defs[i];
+
+		param_format((enum param_id)i, d->def, def, sizeof(def));
+		printf("  %-22s %-9s %12s  %-14s %s\n", d->name, param_kind_name(d->kind),
+		       def, d->unit, d->source);
+	}
+	printf("\nmetrics (--json/--csv): ");
+	for (i = 0; i < NR_METRICS; i++)
+		printf("%s%s", metric_names[i], i + 1 < NR_METRICS ? ", " : "\n");
+	return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
+static int split_policies(struct options *o, char *list)
+{
+	char *tok, *save = NULL;
+
+	o->nr_policies = 0;
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (o->nr_policies == MAX_POLICIES)
+			return fail("too many policies (at most %d)", MAX_POLICIES);
+		if (!scenario_policy(o->sc, tok))
+			return fail("unknown policy '%s' for %s (see 'tlbsim list')", tok, o->sc->name);
+		o->policies[o->nr_policies++] = tok;
+	}
+	return o->nr_policies ? 0 : fail("--policies needs at least one policy");
+}
+
+static int parse_options(int argc, char **argv, struct options *o, const char *cmd)
+{
+	char err[160];
+	uint64_t v;
+	int i;
+
+	if (argc < 3)
+		return fail("%s needs a scenario (see 'tlbsim list')", cmd);
+	o->sc = scenario_find(argv[2]);
+	if (!o->sc)
+		return fail("unknown scenario '%s' (see 'tlbsim list')", argv[2]);
+	params_defaults(&o->params);
+	o->seed = 1;
+	o->pairs = 1;
+	for (i = 3; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		bool takes = strcmp(a, "--no-timing") != 0;
+
+		if (takes && (!val || !strncmp(val, "--", 2)))
+			return fail("%s needs a value", a);
+		if (!strcmp(a, "--set")) {
+			if (params_set(&o->params, val, err, sizeof(err)))
+				return fail("%s", err);
+		} else if (!strcmp(a, "--policy")) {
+			if (!scenario_policy(o->sc, val))
+				return fail("unknown policy '%s' for %s (see 'tlbsim list')", val, o->sc->name);
+			o->policy = val;
+		} else if (!strcmp(a, "--policies")) {
+			if (split_policies(o, argv[i + 1]))
+				return 2;
+		} else if (!strcmp(a, "--seed")) {
+			if (parse_u64(val, &o->seed))
+				return fail("bad seed '%s': a non-negative integer", val);
+		} else if (!strcmp(a, "--pairs")) {
+			if (parse_u64(val, &v) || v < 1 || v > 100)
+				return fail("bad --pairs '%s': 1..100", val);
+			o->pairs = (unsigned int)v;
+		} else if (!strcmp(a, "--json")) {
+			o->json = val;
+		} else if (!strcmp(a, "--csv")) {
+			o->csv = val;
+		} else if (!strcmp(a, "--plot")) {
+			o->plot = val;
+		} else if (!strcmp(a, "--metric")) {
+			if (metric_lookup(val) < 0)
+				return fail("unknown metric '%s' (see 'tlbsim list')", val);
+			o->metric = val;
+		} else if (!strcmp(a, "--vary")) {
+			o->vary = val;
+		} else if (!strcmp(a, "--no-timing")) {
+			o->no_timing = true;
+		} else {
+			return fail("unknown option '%s' for %s", a, cmd);
+		}
+		if (takes)
+			i++;
+	}
+	return 0;
+}
+
+/* Default policy set for compare/sweep: every non-test policy. */
+static void default_policies(struct options *o)
+{
+	unsigned int k;
+
+	if (o->nr_policies)
+		return;
+	for (k = 0; k < o->sc->nr_policies && o->nr_policies < MAX_POLICIES; k++)
+		if (!o->sc->policies[k].unsafe)
+			o->policies[o->nr_policies++] = o->sc->policies[k].name;
+}
+
+int cli_run_one(const struct options *o, const char *policy, uint64_t seed,
+		unsigned int pair, const struct params *params, struct records *rs)
+{
+	struct run_record r = { .scenario = o->sc->name, .policy = policy,
+				.seed = seed, .pair = pair };
+	char err[160];
+
+	scenario_params(o->sc, params, &r.params);
+	if (scenario_run(o->sc, params, scenario_policy(o->sc, policy), seed,
+			 &r.metrics, err, sizeof(err))) {
+		fprintf(stderr, "tlbsim: %s\n", err);
+		return 1;
+	}
+	if (o->no_timing)
+		r.metrics.v[M_WALL_SECONDS] = 0;
+	return records_add(rs, &r) ? (fprintf(stderr, "tlbsim: out of memory\n"), 1) : 0;
+}
+
+int write_outputs(const struct options *o, const struct records *rs)
+{
+	char err[160];
+
+	if (o->json && report_json(o->json, rs, err, sizeof(err)))
+		return fail("%s", err);
+	if (o->csv && report_csv(o->csv, rs, err, sizeof(err)))
+		return fail("%s", err);
+	return 0;
+}
+
+static int cmd_run(struct options *o)
+{
+	struct records rs = { 0 };
+	int ret;
+
+	if (o->nr_policies || o->vary || o->plot || o->metric)
+		return fail("run takes --policy, not --policies/--vary/--plot/--metric");
+	ret = cli_run_one(o, o->policy ? o->policy : o->sc->default_policy, o->seed, 0,
+			  &o->params, &rs);
+	if (!ret) {
+		report_run(stdout, &rs.r[0]);
+		ret = write_outputs(o, &rs);
+	}
+	records_free(&rs);
+	return ret;
+}
+
+static int cmd_compare(struct options *o)
+{
+	struct records rs = { 0 };
+	unsigned int pair, k;
+	int ret = 0;
+
+	if (o->policy || o->vary || o->plot)
+		return fail("compare takes --policies and --pairs, not --policy/--vary/--plot");
+	default_policies(o);
+	for (pair = 0; pair < o->pairs && !ret; pair++)
+		for (k = 0; k < o->nr_policies && !ret; k++)
+			ret = cli_run_one(o, o->policies[k], o->seed + pair, pair,
+					  &o->params, &rs);
+	if (!ret) {
+		printf("%s: %u pair%s, seed %" PRIu64 "%s\n", o->sc->name, o->pairs,
+		       o->pairs > 1 ? "s (mean [min..max])" : "", o->seed,
+		       o->pairs > 1 ? "+" : "");
+		report_compare(stdout, &rs, o->policies, o->nr_policies);
+		ret = write_outputs(o, &rs);
+	}
+	records_free(&rs);
+	return ret;
+}
+
+static int cmd_sweep(struct options *o)
+{
+	struct sweep_spec sw;
+	char err[160];
+	int ret;
+
+	if (!o->vary)
+		return fail("sweep needs --vary key=v1,v2,...");
+	if (o->policy)
+		return fail("sweep takes --policies, not --policy");
+	if (sweep_parse(o->vary, &o->params, &sw, err, sizeof(err)))
+		return fail("%s", err);
+	default_policies(o);
+	ret = sweep_run(o, &sw);
+	return ret ? ret : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	int ret;
+
+	if (argc < 2)
+		return fail("missing command: list, run, compare or sweep (see --help)");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "list")) {
+		if (argc > 2)
+			return fail("list takes no arguments");
+		return cmd_list();
+	}
+	if (strcmp(argv[1], "run") && strcmp(argv[1], "compare") && strcmp(argv[1], "sweep"))
+		return fail("unknown command '%s' (list, run, compare, sweep)", argv[1]);
+	ret = parse_options(argc, argv, &o, argv[1]);
+	if (ret)
+		return ret;
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(&o);
+	if (!strcmp(argv[1], "compare"))
+		return cmd_compare(&o);
+	return cmd_sweep(&o);
+}

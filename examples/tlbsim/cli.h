@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/* Command-line state shared by the tlbsim subcommands. */
+#ifndef TLBSIM_CLI_H
+#define TLBSIM_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "report.h"
+#include "scenario.h"
+
+#define MAX_POLICIES 16
+
+struct options {
+	const struct scenario *sc;
+	struct params params;
+	const char *policy;
+	const char *policies[MAX_POLICIES];
+	unsigned int nr_policies;
+	uint64_t seed;
+	unsigned int pairs;
+	const char *json, *csv, *plot, *metric, *vary;
+	bool no_timing;
+};
+
+/* One-line error on stderr; returns the usage exit status, 2. */
+int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Runs one (policy, seed) and appends its record; 0 or 1. */
+int cli_run_one(const struct options *o, const char *policy, uint64_t seed,
+		unsigned int pair, const struct params *params, struct records *rs);
+int write_outputs(const struct options *o, const struct records *rs);
+
+#endif

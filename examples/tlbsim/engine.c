@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/* The event loop: pop the earliest event, advance virtual time, dispatch. */
+#include "sim.h"
+
+int sim_schedule(struct sim *s, uint64_t at, enum event_kind kind, uint32_t arg)
+{
+	if (at > s->end_ns)
+		return 0;
+	return heap_push(&s->heap, at, kind, arg);
+}
+
+void sim_run(struct sim *s)
+{
+	struct event ev;
+
+	while (heap_pop(&s->heap, &ev)) {
+		s->now = ev.time;
+		s->st.sim_events++;
+		switch (ev.kind) {
+		case EV_ACCESS:
+			sim_access(s, ev.arg);
+			break;
+		case EV_SCAN_START:
+			sim_scan_start(s, &s->mm[ev.arg]);
+			break;
+		case EV_SCAN_TABLE:
+			sim_scan_table(s, &s->mm[ev.arg]);
+			break;
+		case EV_THP_OP:
+			sim_thp_op(s, ev.arg);
+			break;
+		case EV_DEMOTE:
+			sim_demote(s);
+			break;
+		default:
+			break;
+		}
+	}
+	/* Gathers still open at the end close now, so nothing stays owed. */
+	for (unsigned int i = 0; i < s->nr_mms; i++) {
+		if (s->mm[i].in_pass) {
+			s->cur_cpu = s->thread[s->mm[i].first_thread].cpu;
+			tlbp_gather_finish(&s->mm[i].gather, &s->mm[i].cpus, NULL);
+			s->mm[i].in_pass = false;
+		}
+	}
+	s->now = s->end_ns;
+}

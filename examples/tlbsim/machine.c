@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/* CPUs, nodes and their per-CPU state. */
+#include <stdlib.h>
+#include <string.h>
+#include "sim.h"
+
+unsigned int cpu_node_of(const struct sim *s, unsigned int cpu)
+{
+	/* CPUs are numbered node by node, like a 2-socket box's first half. */
+	return (unsigned int)((uint64_t)cpu * s->nr_nodes / s->nr_cpus);
+}
+
+int sim_machine_init(struct sim *s, unsigned int nr_cpus, unsigned int nr_nodes)
+{
+	size_t bytes = tlbp_cpuset_size(nr_cpus);
+	unsigned int c;
+
+	s->nr_cpus = nr_cpus;
+	s->nr_nodes = nr_nodes;
+	s->cpu = calloc(nr_cpus, sizeof(*s->cpu));
+	s->all_cpu_bits = calloc(1, bytes);
+	if (!s->cpu || !s->all_cpu_bits || heap_init(&s->heap, 4 * nr_cpus + 64))
+		return -1;
+	if (tlbp_cpuset_init(&s->all_cpus, s->all_cpu_bits, bytes, nr_cpus))
+		return -1;
+	tlbp_batch_config_default(&s->batch_cfg, nr_cpus);
+	s->batch_cfg.flush_ceiling = 0;
+	if (s->p.v[P_BACKEND] == BACKEND_ARM64_TLBI) {
+		s->batch_cfg.defer = TLBP_DEFER_ALWAYS;
+		s->batch_cfg.flush_ceiling = 1000000;
+	}
+	if (s->p.v[P_BATCH_FLUSH_CEILING] >= 0)
+		s->batch_cfg.flush_ceiling = (unsigned int)s->p.v[P_BATCH_FLUSH_CEILING];
+	/* Unbatched clear-and-flush uses flush_tlb_mm_range()'s ceiling. */
+	s->clear_cfg = s->batch_cfg;
+	s->clear_cfg.flush_ceiling = (unsigned int)s->p.v[P_FLUSH_CEILING];
+	for (c = 0; c < nr_cpus; c++) {
+		struct cpu *cpu = &s->cpu[c];
+
+		cpu->node = cpu_node_of(s, c);
+		tlbp_cpuset_set(&s->all_cpus, c);
+		cpu->batch_bits = calloc(1, bytes);
+		if (!cpu->batch_bits ||
+		    tlb_init(&cpu->tlb, (uint32_t)s->p.v[P_TLB_ENTRIES]) ||
+		    tlbp_batch_init(&cpu->batch, &s->batch_cfg, s->flush_ops, s,
+				    cpu->batch_bits, bytes))
+			return -1;
+	}
+	return 0;
+}
+
+void sim_free(struct sim *s)
+{
+	unsigned int i;
+
+	if (s->cpu) {
+		for (i = 0; i < s->nr_cpus; i++) {
+			tlb_free(&s->cpu[i].tlb);
+			free(s->cpu[i].batch_bits);
+		}
+	}
+	for (i = 0; s->mm && i < s->nr_mms; i++)
+		free(s->mm[i].cpu_bits);
+	for (i = 0; s->obj && i < s->nr_objs; i++)
+		free(s->obj[i].page);
+	free(s->cpu);
+	free(s->thread);
+	free(s->mm);
+	free(s->obj);
+	free(s->all_cpu_bits);
+	heap_free(&s->heap);
+	memset(s, 0, sizeof(*s));
+}

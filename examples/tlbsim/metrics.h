@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/* The figures a run reports, by their JSON names (units in the name). */
+#ifndef TLBSIM_METRICS_H
+#define TLBSIM_METRICS_H
+
+struct sim;
+
+enum metric_id {
+	M_MIGRATED_PAGES, M_HINT_FAULTS, M_HINT_PTES_UPDATED, M_TLB_IPIS_SENT,
+	M_TLB_IRQS_RECEIVED, M_TLB_IRQS_PER_MIGRATED_PAGE, M_FULL_FLUSHES,
+	M_RANGED_FLUSHES, M_SCANNER_FLUSH_MM_CALLS, M_BATCHED_PENDING_DRAINS,
+	M_SCAN_PASS_MS_MEAN, M_SCAN_WALL_FRACTION,
+	M_MIGRATIONS_WITH_FLUSH_PENDING_FRACTION, M_FAULTS_DURING_PASS_FRACTION,
+	M_THROUGHPUT_LOSS_PCT, M_USEFUL_WORK_FRACTION, M_REMOTE_ACCESS_FRACTION,
+	M_KERNEL_CYCLES_PER_HINT_PTE, M_SYNC_CALLS, M_TLB_FLUSH_ALL_CALLS,
+	M_OP_LATENCY_US_MEAN, M_SYS_MS, M_REAL_MS, M_SPLITS,
+	M_STALE_TRANSLATION_VIOLATIONS, M_SIM_EVENTS, M_WALL_SECONDS,
+	NR_METRICS
+};
+
+struct metrics {
+	double v[NR_METRICS];
+	double useful_ns; /* for the throughput comparison against "off" */
+};
+
+extern const char *const metric_names[NR_METRICS];
+
+void metrics_from_sim(const struct sim *s, struct metrics *m);
+int metric_lookup(const char *name);
+
+#endif

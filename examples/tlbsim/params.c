@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "params.h"
+
+static const char *const backend_names[] = { "x86-ipi", "arm64-tlbi", NULL };
+static const char *const pattern_names[] = { "uniform", "hotcold", "pareto", NULL };
+
+#define SC PARAM_SCENARIO
+#define WL PARAM_WORKLOAD
+#define CO PARAM_COST
+#define CM "cost-model.md row "
+
+const struct param_def param_defs[NR_PARAMS] = {
+	[P_CPUS] = { "cpus", "CPUs", 384, 2, 8192, true, SC, NULL, "emulator.md numa-balancing default (2 x 192)" },
+	[P_SOCKETS] = { "sockets", "nodes", 2, 1, 64, true, SC, NULL, "emulator.md default" },
+	[P_THREADS] = { "threads", "threads", 384, 1, 8192, true, SC, NULL, "emulator.md default; at most cpus" },
+	[P_WORKING_SET_GIB] = { "working_set_gib", "GiB", 120, 0.001, 4096, false, SC, NULL, "emulator.md default" },
+	[P_DURATION_S] = { "duration_s", "s", 180, 0.001, 86400, false, SC, NULL, "emulator.md default (one A/B run)" },
+	[P_FOLIO_ORDER] = { "folio_order", "order", 0, 0, 9, true, SC, NULL, "0 = 4 KiB, 4 = 64 KiB mTHP, 9 = 2 MiB THP" },
+	[P_SHARED_MAPPERS] = { "shared_mappers", "processes", 1, 1, 8, true, SC, NULL, "1 = private anon; n > 1 = MAP_SHARED by n processes" },
+	[P_SPLIT_PARTIAL_THP] = { "split_partial_thp", "bool", 0, 0, 1, true, SC, NULL, "map THPs partially so NUMA migration splits them" },
+	[P_BACKEND] = { "backend", "", 0, 0, 1, true, SC, backend_names, "x86-ipi (default) or arm64-tlbi" },
+	[P_DEMOTE_PAGES] = { "demote_pages", "1 GiB pages", 100, 1, 4096, true, SC, NULL, "emulator.md hugetlb-demote default" },
+	[P_FAIL_AT_ITEM] = { "fail_at_item", "item", -1, -1, 1e9, true, SC, NULL, "hugetlb-demote: de-HVO failure injected at restore item k (-1 none)" },
+	[P_PROCESSES] = { "processes", "processes", 1, 1, 64, true, SC, NULL, "private processes sharing the threads (when shared_mappers is 1)" },
+	[P_SCALE] = { "scale", "factor", 1, 1e-6, 1, false, SC, NULL, "shrinks cpus, threads, working set, duration and demote pages" },
+
+	[P_ACCESS_RATE_HZ] = { "access_rate_hz", "1/s", 2000, 1, 1e9, false, WL, NULL, "sampled accesses per thread per second (a sample, not the real rate)" },
+	[P_PRIVATE_FRACTION] = { "private_fraction", "fraction", 0.9, 0, 1, false, WL, NULL, "share of a thread's accesses to its own slice" },
+	[P_WRITE_FRACTION] = { "write_fraction", "fraction", 0.3, 0, 1, false, WL, NULL, "share of accesses that write" },
+	[P_PATTERN] = { "pattern", "", 1, 0, 2, true, WL, pattern_names, "uniform, hotcold or pareto (pmbench-like)" },
+	[P_HOT_FRACTION] = { "hot_fraction", "fraction", 0.2, 0.001, 1, false, WL, NULL, "hotcold: share of pages that are hot" },
+	[P_HOT_WEIGHT] = { "hot_weight", "fraction", 0.8, 0, 1, false, WL, NULL, "hotcold: share of accesses to hot pages" },
+	[P_PARETO_ALPHA] = { "pareto_alpha", "", 1.5, 0.1, 10, false, WL, NULL, "pareto: tail index" },
+	[P_MISPLACED_FRACTION] = { "misplaced_fraction", "fraction", 0.5, 0, 1, false, WL, NULL, "share of pages first placed on another node" },
+	[P_MIGRATE_PROB] = { "migrate_prob", "fraction", 1, 0, 1, false, WL, NULL, "share of misplaced faults the policy migrates (two-stage filter)" },
+	[P_REMOTE_PENALTY] = { "remote_penalty", "fraction", 0.3, 0, 10, false, WL, NULL, "extra time of a remote access relative to a local one" },
+	[P_SCAN_DELAY_MS] = { "scan_delay_ms", "ms", 1000, 0, 1e6, false, WL, NULL, "kernel default numa_balancing_scan_delay_ms" },
+	[P_SCAN_PERIOD_MIN_MS] = { "scan_period_min_ms", "ms", 1000, 1, 1e7, false, WL, NULL, "kernel default" },
+	[P_SCAN_PERIOD_MAX_MS] = { "scan_period_max_ms", "ms", 60000, 1, 1e7, false, WL, NULL, "kernel default" },
+	[P_SCAN_SIZE_MB] = { "scan_size_mb", "MiB", 256, 1, 1e6, false, WL, NULL, "kernel default numa_balancing_scan_size_mb" },
+	[P_THP_OPS_PER_THREAD] = { "thp_ops_per_thread", "folios", 64, 1, 1e7, true, WL, NULL, "thp-split: THPs each thread faults and splits" },
+	[P_HVO] = { "hvo", "bool", 1, 0, 1, true, WL, NULL, "hugetlb-demote: vmemmap optimisation on" },
+
+	[P_IPI_FIRST_NS] = { "ipi_first_ns", "ns", 780, 0, 1e7, false, CO, NULL, CM "2: 1436 - 661 ns, first remote target" },
+	[P_IPI_EXTRA_NS] = { "ipi_extra_ns", "ns", 70, 0, 1e7, false, CO, NULL, CM "3: (1571 - 1436) / 2 per extra same-socket target" },
+	[P_IPI_SOCKET_NS] = { "ipi_socket_ns", "ns", 1900, 0, 1e7, false, CO, NULL, CM "4 vs 2: 2.7 us 2-socket IPI - 0.78 us same-socket" },
+	[P_IPI_HANDLER_NS] = { "ipi_handler_ns", "ns", 400, 0, 1e7, false, CO, NULL, CM "1-2: share of the 775 ns round trip spent on the target" },
+	[P_INVLPG_NS] = { "invlpg_ns", "ns", 100, 0, 1e6, false, CO, NULL, CM "7: about 100 ns per single-page flush" },
+	[P_FULL_FLUSH_NS] = { "full_flush_ns", "ns", 40, 0, 1e6, false, CO, NULL, CM "10: CR3 flush 96 cycles at 2.4 GHz" },
+	[P_TLB_MISS_NS] = { "tlb_miss_ns", "ns", 17.1, 0, 1e6, false, CO, NULL, CM "8: dTLB miss 17.1 ns" },
+	[P_TLB_ENTRIES] = { "tlb_entries", "entries", 512, 1, 1 << 20, true, CO, NULL, CM "9: 512-entry dTLB" },
+	[P_TLBI_ISSUE_NS] = { "tlbi_issue_ns", "ns", 30, 0, 1e6, false, CO, NULL, CM "16 gives only relative cost; assumption" },
+	[P_DSB_NS] = { "dsb_ns", "ns", 500, 0, 1e7, false, CO, NULL, "assumption: DSB ISH waiting for broadcast completion" },
+	[P_PTE_UPDATE_NS] = { "pte_update_ns", "ns", 20, 0, 1e6, false, CO, NULL, "assumption: one PTE change under the PTL" },
+	[P_FAULT_NS] = { "fault_ns", "ns", 1500, 0, 1e7, false, CO, NULL, "assumption: hint-fault entry, walk, decision, exit" },
+	[P_MIGRATE_COPY_NS] = { "migrate_copy_ns", "ns/4KiB", 1000, 0, 1e7, false, CO, NULL, "assumption: 4 KiB copy plus rmap work" },
+	[P_SYNC_RCU_US] = { "sync_rcu_us", "us", 20000, 0, 1e8, false, CO, NULL, "assumption: one synchronize_rcu() grace period" },
+	[P_HVO_REMAP_NS] = { "hvo_remap_ns", "ns", 20000, 0, 1e8, false, CO, NULL, "assumption: remap one 2 MiB folio's vmemmap" },
+	[P_CPU_GHZ] = { "cpu_ghz", "GHz", 2.4, 0.1, 10, false, CO, NULL, "converts ns to cycles for per-PTE figures" },
+	[P_FLUSH_CEILING] = { "flush_ceiling", "pages", 33, 0, 1e6, true, CO, NULL, CM "12: tlb_single_page_flush_ceiling" },
+	[P_BATCH_FLUSH_CEILING] = { "batch_flush_ceiling", "pages", -1, -1, 1e6, true, CO, NULL,
+		"-1 = back-end's own: x86 arch_tlbbatch_flush() always flushes all (0), arm64 completes exactly the TLBIs it issued" },
+};
+
+void params_defaults(struct params *p)
+{
+	int i;
+
+	for (i = 0; i < NR_PARAMS; i++) {
+		p->v[i] = param_defs[i].def;
+		p->set[i] = false;
+	}
+}
+
+void params_default(struct params *p, enum param_id id, double v)
+{
+	if (!p->set[id])
+		p->v[id] = v;
+}
+
+int param_lookup(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NR_PARAMS; i++)
+		if (!strcmp(param_defs[i].name, name))
+			return i;
+	return -1;
+}
+
+static int parse_value(const struct param_def *d, const char *s, double *out)
+{
+	char *end;
+	int i;
+
+	if (d->choices) {
+		for (i = 0; d->choices[i]; i++) {
+			if (!strcmp(d->choices[i], s)) {
+				*out = i;
+				return 0;
+			}
+		}
+		return -1;
+	}
+	errno = 0;
+	*out = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(*out))
+		return -1;
+	return 0;
+}
+
+int params_set(struct params *p, const char *kv, char *err, size_t errlen)
+{
+	const struct param_def *d;
+	char name[64];
+	const char *eq = strchr(kv, '=');
+	double v;
+	int id;
+
+	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(name)) {
+		snprintf(err, errlen, "expected key=value, got '%s'", kv);
+		return -1;
+	}
+	memcpy(name, kv, (size_t)(eq - kv));
+	name[eq - kv] = '\0';
+	id = param_lookup(name);
+	if (id < 0) {
+		snprintf(err, errlen, "unknown parameter '%s' (see 'tlbsim list')", name);
+		return -1;
+	}
+	d = &param_defs[id];
+	if (parse_value(d, eq + 1, &v)) {
+		snprintf(err, errlen, "bad value '%s' for %s", eq + 1, name);
+		return -1;
+	}
+	if (v < d->min || v > d->max || (d->integer && v != floor(v))) {
+		snprintf(err, errlen, "%s=%s out of range: %s %g..%g", name, eq + 1,
+			 d->integer ? "integer" : "number", d->min, d->max);
+		return -1;
+	}
+	p->v[id] = v;
+	p->set[id] = true;
+	return 0;
+}
+
+void param_format(enum param_id id, double v, char *buf, size_t len)
+{
+	const struct param_def *d = &param_defs[id];
+
+	if (d->choices && v >= 0 && v == floor(v))
+		snprintf(buf, len, "%s", d->choices[(int)v]);
+	else
+		snprintf(buf, len, "%.10g", v);
+}
+
+const char *param_kind_name(enum param_kind k)
+{
+	return k == PARAM_SCENARIO ? "scenario" : k == PARAM_WORKLOAD ? "workload" : "cost";
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The NUMA hint fault: tlbp_hint_fault_handle() over the model, with the
+ * policy (eager or deferred map) chosen by the scenario.
+ */
+#include "sim.h"
+
+struct fault_ctx {
+	struct sim *s;
+	struct thread *t;
+	struct mm *mm;
+	uint64_t vpn;
+	uint8_t orig_pte;
+};
+
+static void f_lock(void *ctx) { (void)ctx; }
+static void f_unlock(void *ctx) { (void)ctx; }
+
+static bool f_pte_unchanged(void *ctx)
+{
+	struct fault_ctx *f = ctx;
+
+	return *pte_of(f->mm, f->vpn) == f->orig_pte;
+}
+
+static bool f_find_folio(void *ctx, struct tlbp_hint_folio *folio)
+{
+	struct fault_ctx *f = ctx;
+	const struct folio_page *fp = &f->mm->obj->page[f->vpn];
+
+	folio->nid = fp->node;
+	folio->nr_pages = 1U << fp->order;
+	return true;
+}
+
+static int f_target_node(void *ctx, const struct tlbp_hint_folio *folio,
+			 unsigned int *flags)
+{
+	struct fault_ctx *f = ctx;
+	struct sim *s = f->s;
+	unsigned int here = s->cpu[f->t->cpu].node;
+
+	if (f->mm->obj->page[f->vpn].mapcount > 1)
+		*flags |= TLBP_TNF_SHARED;
+	if ((unsigned int)folio->nid == here)
+		return TLBP_NUMA_NO_NODE;
+	/* The two-stage filter and mempolicy, reduced to one probability. */
+	if (rng_unit(&s->rng) >= s->p.v[P_MIGRATE_PROB])
+		return TLBP_NUMA_NO_NODE;
+	return (int)here;
+}
+
+static int f_prepare(void *ctx, const struct tlbp_hint_folio *folio, int target)
+{
+	struct fault_ctx *f = ctx;
+	struct folio_page *fp = &f->mm->obj->page[folio_head(f->mm, f->vpn)];
+
+	(void)folio;
+	(void)target;
+	if (fp->flags & FOLIO_ISOLATED)
+		return -16; /* -EBUSY: someone else is migrating it */
+	fp->flags |= FOLIO_ISOLATED;
+	return 0;
+}
+
+/*
+ * A large folio that is only partly mapped is split first; its mapped
+ * sub-pages then migrate together, as a batch of small folios.
+ */
+static unsigned int split_partial(struct fault_ctx *f, uint64_t *vpns,
+				  unsigned int max)
+{
+	struct mm *mm = f->mm;
+	uint64_t head = folio_head(mm, f->vpn), nr = folio_pages(mm, f->vpn), v;
+	unsigned int mapped = 0;
+
+	for (v = head; v < head + nr; v++)
+		if (*pte_of(mm, v) & (PTE_PRESENT | PTE_PROTNONE))
+			mapped++;
+	if (nr == 1 || mapped == nr || !f->s->p.v[P_SPLIT_PARTIAL_THP])
+		return 0;
+	for (v = head; v < head + nr; v++)
+		mm->obj->page[v].order = 0;
+	f->s->st.splits++;
+	mapped = 0;
+	for (v = head; v < head + nr && mapped < max; v++)
+		if (*pte_of(mm, v) & (PTE_PRESENT | PTE_PROTNONE))
+			vpns[mapped++] = v;
+	return mapped;
+}
+
+static int f_migrate(void *ctx, const struct tlbp_hint_folio *folio, int target)
+{
+	struct fault_ctx *f = ctx;
+	uint64_t head = folio_head(f->mm, f->vpn);
+	struct folio_page *fp = &f->mm->obj->page[head];
+	uint64_t vpns[1U << PMD_ORDER];
+	unsigned int n;
+	int err;
+
+	(void)folio;
+	fp->flags &= (uint8_t)~FOLIO_ISOLATED;
+	n = split_partial(f, vpns, 1U << PMD_ORDER);
+	if (!n) {
+		vpns[0] = f->vpn;
+		n = 1;
+	}
+	err = sim_migrate_folios(f->s, f->t->cpu, f->mm, vpns, n,
+				 (unsigned int)target, TLBP_MR_NUMA_MISPLACED);
+	if (err)
+		f->s->st.migrate_failed++;
+	return err;
+}
+
+static void f_map(void *ctx)
+{
+	struct fault_ctx *f = ctx;
+	uint8_t *pte = pte_of(f->mm, f->vpn);
+
+	/* PROT_NONE -> accessible only widens rights: no flush needed. */
+	*pte = PTE_PRESENT | (*pte & PTE_DIRTY);
+}
+
+static void f_account(void *ctx, int nid, unsigned int nr_pages,
+		      unsigned int flags)
+{
+	(void)ctx;
+	(void)nid;
+	(void)nr_pages;
+	(void)flags;
+}
+
+static const struct tlbp_hint_fault_ops fault_ops = {
+	.lock = f_lock, .unlock = f_unlock, .pte_unchanged = f_pte_unchanged,
+	.find_folio = f_find_folio, .target_node = f_target_node,
+	.prepare = f_prepare, .migrate = f_migrate, .map = f_map,
+	.account = f_account,
+};
+
+void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn)
+{
+	struct fault_ctx f = { s, t, t->mm, vpn, *pte_of(t->mm, vpn) };
+	struct tlbp_hint_fault hf;
+	struct tlbp_hint_result res;
+
+	s->st.hint_faults++;
+	for (unsigned int i = 0; i < s->nr_mms; i++)
+		if (s->mm[i].in_pass) {
+			s->st.faults_during_pass++;
+			break;
+		}
+	s->cpu[t->cpu].acct.fault_ns += (uint64_t)s->p.v[P_FAULT_NS];
+	if (tlbp_hint_fault_init(&hf, s->hint_policy, &fault_ops, &f) ||
+	    tlbp_hint_fault_handle(&hf, &res))
+		oracle_violation(s, "hint-fault handler rejected its input", t->mm->id, vpn);
+}

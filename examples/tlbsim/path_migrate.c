@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Migration of one folio (migrate_pages_batch with a batch of one, as the
+ * hint fault does): unmap every mapping, flush, copy, remap.
+ *
+ * The batching decision is tlbp_migrate_should_batch(); whether to defer
+ * is tlbp_batch_should_defer(); what to queue is tlbp_batch_add_pending();
+ * the unbatched path is tlbp_clear_flush(). The model only carries them out.
+ */
+#include "sim.h"
+
+static unsigned int pte_to_tlbp(uint8_t pte)
+{
+	return (pte & PTE_PRESENT ? TLBP_PTE_PRESENT : 0) |
+	       (pte & PTE_PROTNONE ? TLBP_PTE_PROTNONE : 0) |
+	       (pte & PTE_DIRTY ? TLBP_PTE_DIRTY : 0);
+}
+
+/* Clears the PTEs of the folio in one mapping; returns 0 or -errno. */
+static int unmap_one_mm(struct sim *s, unsigned int cpu, struct mm *m,
+			uint64_t head, uint64_t nr, bool batch, bool *saw_pending)
+{
+	struct tlbp_batch *b = &s->cpu[cpu].batch;
+	struct tlbp_defer_decision dd;
+	uint64_t vpn;
+	int err;
+
+	err = tlbp_batch_should_defer(b, &m->cpus, cpu, batch, &dd);
+	if (err)
+		return err;
+	if (tlbp_mm_flush_pending(&m->flush))
+		*saw_pending = true;
+	for (vpn = head; vpn < head + nr; vpn++) {
+		uint8_t old = *pte_of(m, vpn);
+		unsigned int flags = pte_to_tlbp(old);
+		uint64_t start = vpn << PAGE_SHIFT, end = start + (1ULL << PAGE_SHIFT);
+
+		if (!(old & (PTE_PRESENT | PTE_PROTNONE)))
+			continue;
+		*pte_of(m, vpn) = PTE_MIGRATION | (old & PTE_DIRTY);
+		if (s->unsafe == UNSAFE_IGNORE_PENDING && !(old & PTE_PRESENT))
+			continue; /* the bug: PROT_NONE taken as never cached */
+		if (dd.defer)
+			err = tlbp_batch_add_pending(b, &m->flush, &m->cpus, flags,
+						     start, end, NULL);
+		else
+			err = tlbp_clear_flush(&m->flush, &m->cpus, &s->clear_cfg,
+					       flags, start, end, NULL);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void copy_folio(struct sim *s, unsigned int cpu, struct mm *mm,
+		       uint64_t head, uint64_t nr, unsigned int target)
+{
+	struct folio_page *fp = mm->obj->page;
+	uint64_t vpn;
+
+	oracle_check_copy(s, mm, head, nr);
+	for (vpn = head; vpn < head + nr; vpn++) {
+		fp[vpn].frame_gen++;
+		fp[vpn].node = (uint8_t)target;
+	}
+	s->cpu[cpu].acct.fault_ns += (uint64_t)(nr * s->p.v[P_MIGRATE_COPY_NS]);
+}
+
+static void remap(struct mm *m, uint64_t head, uint64_t nr)
+{
+	uint64_t vpn;
+
+	for (vpn = head; vpn < head + nr; vpn++)
+		if (*pte_of(m, vpn) & PTE_MIGRATION)
+			*pte_of(m, vpn) = PTE_PRESENT | (*pte_of(m, vpn) & PTE_DIRTY);
+}
+
+/*
+ * migrate_pages_batch() over @n folios of @mm (given by any page of each):
+ * unmap them all, one flush, then copy and remap each.
+ */
+int sim_migrate_folios(struct sim *s, unsigned int cpu, struct mm *mm,
+		       const uint64_t *vpns, unsigned int n, unsigned int target,
+		       int reason)
+{
+	struct object *o = mm->obj;
+	bool saw_pending = false;
+	unsigned int i, m;
+	int err = 0;
+
+	s->cur_cpu = cpu;
+	for (i = 0; i < n && !err; i++) {
+		uint64_t head = folio_head(mm, vpns[i]), nr = folio_pages(mm, vpns[i]);
+		const struct folio_page *fp = &o->page[head];
+		struct tlbp_migrate_folio f = {
+			.mode = TLBP_MIGRATE_ASYNC, .reason = reason, .nr_folios = n,
+			.order = fp->order, .mapcount = fp->mapcount,
+			.maybe_mapped_shared = fp->mapcount > 1,
+		};
+		struct tlbp_migrate_decision d;
+
+		err = tlbp_migrate_should_batch(s->migrate_policy, &f, &d);
+		for (m = 0; m < o->nr_mappers && !err; m++)
+			err = unmap_one_mm(s, cpu, o->mapper[m], head, nr, d.batch,
+					   &saw_pending);
+	}
+	if (err)
+		return err;
+	if (saw_pending)
+		s->st.migrations_with_flush_pending++;
+
+	/* try_to_unmap_flush() before any content moves, unless broken on purpose. */
+	if (s->unsafe != UNSAFE_NEVER_FLUSH && s->unsafe != UNSAFE_FREE_BEFORE_FLUSH)
+		err = tlbp_batch_flush(&s->cpu[cpu].batch, NULL);
+	for (i = 0; i < n; i++) {
+		uint64_t head = folio_head(mm, vpns[i]), nr = folio_pages(mm, vpns[i]);
+
+		copy_folio(s, cpu, mm, head, nr, target);
+		for (m = 0; m < o->nr_mappers; m++)
+			remap(o->mapper[m], head, nr);
+		s->st.migrated_pages += nr;
+	}
+	if (s->unsafe == UNSAFE_FREE_BEFORE_FLUSH)
+		err = tlbp_batch_flush(&s->cpu[cpu].batch, NULL);
+	s->st.migrate_calls++;
+	return err;
+}
+
+int sim_migrate_folio(struct sim *s, unsigned int cpu, struct mm *mm,
+		      uint64_t vpn, unsigned int target, int reason)
+{
+	return sim_migrate_folios(s, cpu, mm, &vpn, 1, target, reason);
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+
+int records_add(struct records *rs, const struct run_record *r)
+{
+	if (rs->len == rs->cap) {
+		size_t cap = rs->cap ? 2 * rs->cap : 16;
+		struct run_record *grown = realloc(rs->r, cap * sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		rs->r = grown;
+		rs->cap = cap;
+	}
+	rs->r[rs->len++] = *r;
+	return 0;
+}
+
+void records_free(struct records *rs)
+{
+	free(rs->r);
+	memset(rs, 0, sizeof(*rs));
+}
+
+/* Integers print as integers; everything else with 4 significant digits. */
+static void fmt_value(char *buf, size_t len, double v)
+{
+	if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+}
+
+void report_run(FILE *out, const struct run_record *r)
+{
+	char buf[64];
+	int i;
+
+	fprintf(out, "scenario %s, policy %s, seed %llu\n", r->scenario, r->policy,
+		(unsigned long long)r->seed);
+	for (i = 0; i < NR_METRICS; i++) {
+		fmt_value(buf, sizeof(buf), r->metrics.v[i]);
+		fprintf(out, "  %-40s %16s\n", metric_names[i], buf);
+	}
+}
+
+void report_compare(FILE *out, const struct records *rs, const char *const *policies,
+		    unsigned int nr_policies)
+{
+	unsigned int p;
+	size_t k;
+	int m;
+
+	fprintf(out, "%-40s", "metric");
+	for (p = 0; p < nr_policies; p++)
+		fprintf(out, " %24s", policies[p]);
+	fprintf(out, "\n");
+	for (m = 0; m < NR_METRICS; m++) {
+		fprintf(out, "%-40s", metric_names[m]);
+		for (p = 0; p < nr_policies; p++) {
+			double sum = 0, lo = INFINITY, hi = -INFINITY;
+			unsigned int n = 0;
+			char mean[32], a[32], b[32], cell[112];
+
+			for (k = 0; k < rs->len; k++) {
+				double v = rs->r[k].metrics.v[m];
+
+				if (strcmp(rs->r[k].policy, policies[p]))
+					continue;
+				sum += v;
+				lo = v < lo ? v : lo;
+				hi = v > hi ? v : hi;
+				n++;
+			}
+			if (!n) {
+				fprintf(out, " %24s", "-");
+				continue;
+			}
+			fmt_value(mean, sizeof(mean), sum / n);
+			if (n > 1 && lo != hi) {
+				fmt_value(a, sizeof(a), lo);
+				fmt_value(b, sizeof(b), hi);
+				snprintf(cell, sizeof(cell), "%s [%s..%s]", mean, a, b);
+			} else {
+				snprintf(cell, sizeof(cell), "%s", mean);
+			}
+			fprintf(out, " %24s", cell);
+		}
+		fprintf(out, "\n");
+	}
+}
+
+static json_t *record_json(const struct run_record *r)
+{
+	json_t *obj = json_object(), *params = json_object(), *metrics = json_object();
+	char buf[64];
+	int i;
+
+	json_object_set_new(obj, "scenario", json_string(r->scenario));
+	json_object_set_new(obj, "policy", json_string(r->policy));
+	json_object_set_new(obj, "seed", json_integer((json_int_t)r->seed));
+	json_object_set_new(obj, "pair", json_integer(r->pair));
+	for (i = 0; i < NR_PARAMS; i++) {
+		if (param_defs[i].choices) {
+			param_format((enum param_id)i, r->params.v[i], buf, sizeof(buf));
+			json_object_set_new(params, param_defs[i].name, json_string(buf));
+		} else {
+			json_object_set_new(params, param_defs[i].name, json_real(r->params.v[i]));
+		}
+	}
+	for (i = 0; i < NR_METRICS; i++)
+		json_object_set_new(metrics, metric_names[i], json_real(r->metrics.v[i]));
+	json_object_set_new(obj, "params", params);
+	json_object_set_new(obj, "metrics", metrics);
+	return obj;
+}
+
+int report_json(const char *path, const struct records *rs, char *err, size_t errlen)
+{
+	json_t *arr = json_array();
+	size_t k;
+	int ret;
+
+	for (k = 0; k < rs->len; k++)
+		json_array_append_new(arr, record_json(&rs->r[k]));
+	ret = json_dump_file(arr, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_decref(arr);
+	if (ret) {
+		snprintf(err, errlen, "cannot write %s", path);
+		return -1;
+	}
+	return 0;
+}
+
+int report_csv(const char *path, const struct records *rs, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "w");
+	char buf[64];
+	size_t k;
+	int i;
+
+	if (!f) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "scenario,policy,seed,pair");
+	for (i = 0; i < NR_PARAMS; i++)
+		fprintf(f, ",%s", param_defs[i].name);
+	for (i = 0; i < NR_METRICS; i++)
+		fprintf(f, ",%s", metric_names[i]);
+	fprintf(f, "\n");
+	for (k = 0; k < rs->len; k++) {
+		const struct run_record *r = &rs->r[k];
+
+		/* Names are fixed identifiers without commas or quotes. */
+		fprintf(f, "%s,%s,%llu,%u", r->scenario, r->policy,
+			(unsigned long long)r->seed, r->pair);
+		for (i = 0; i < NR_PARAMS; i++) {
+			param_format((enum param_id)i, r->params.v[i], buf, sizeof(buf));
+			fprintf(f, ",%s", buf);
+		}
+		for (i = 0; i < NR_METRICS; i++)
+			fprintf(f, ",%.10g", r->metrics.v[i]);
+		fprintf(f, "\n");
+	}
+	if (fclose(f)) {
+		snprintf(err, errlen, "cannot write %s", path);
+		return -1;
+	}
+	return 0;
+}

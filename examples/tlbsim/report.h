@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/* Human tables on stdout; JSON (libjansson) and CSV records in files. */
+#ifndef TLBSIM_REPORT_H
+#define TLBSIM_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "metrics.h"
+#include "params.h"
+
+struct run_record {
+	const char *scenario;
+	const char *policy;
+	uint64_t seed;
+	unsigned int pair;
+	struct params params;  /* as used, after scenario defaults */
+	struct metrics metrics;
+};
+
+struct records {
+	struct run_record *r;
+	size_t len, cap;
+};
+
+int records_add(struct records *rs, const struct run_record *r);
+void records_free(struct records *rs);
+
+void report_run(FILE *out, const struct run_record *r);
+/* Metric rows, one column per policy: mean, and [min..max] over pairs. */
+void report_compare(FILE *out, const struct records *rs, const char *const *policies,
+		    unsigned int nr_policies);
+int report_json(const char *path, const struct records *rs, char *err, size_t errlen);
+int report_csv(const char *path, const struct records *rs, char *err, size_t errlen);
+
+#endif

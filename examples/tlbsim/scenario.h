@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/* The scenarios, their policies, and running one (scenario, policy, seed). */
+#ifndef TLBSIM_SCENARIO_H
+#define TLBSIM_SCENARIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "metrics.h"
+#include "params.h"
+#include "sim.h"
+
+struct policy_def {
+	const char *name;
+	int value;               /* the library policy it selects */
+	enum unsafe_mode unsafe; /* test-only: breaks a rule on purpose */
+	bool balancing;          /* NUMA balancing on */
+	const char *help;
+};
+
+struct scenario {
+	const char *name;
+	const char *help;
+	const struct policy_def *policies;
+	unsigned int nr_policies;
+	const char *default_policy;
+	/* Scenario-specific defaults, applied unless the user set the value. */
+	void (*defaults)(struct params *p);
+	int (*setup)(struct sim *s, const struct policy_def *pol);
+	bool has_baseline; /* throughput loss needs the balancing-off twin */
+};
+
+extern const struct scenario scenarios[];
+extern const unsigned int nr_scenarios;
+
+const struct scenario *scenario_find(const char *name);
+const struct policy_def *scenario_policy(const struct scenario *sc, const char *name);
+/* The parameters a run uses: defaults, the scenario's, then the user's. */
+void scenario_params(const struct scenario *sc, const struct params *user,
+		     struct params *out);
+/* Runs one simulation; 0 or -1 with a one-line message in @err. */
+int scenario_run(const struct scenario *sc, const struct params *user,
+		 const struct policy_def *pol, uint64_t seed, struct metrics *out,
+		 char *err, size_t errlen);
+/* Memory of the model beyond the TLBs, per simulated 4 KiB page (last run). */
+extern double scenario_last_bytes_per_page;
+
+#endif

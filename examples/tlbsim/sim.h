@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * The model machine: CPUs grouped in nodes, each with a TLB and time
+ * accounts; address spaces whose page tables point at folios of a backing
+ * object (private or MAP_SHARED by several processes); and the counters the
+ * reports are built from. One struct sim per run, no global state.
+ */
+#ifndef TLBSIM_SIM_H
+#define TLBSIM_SIM_H
+
+#include <stdint.h>
+#include <tlbpolicy/tlbpolicy.h>
+#include "heap.h"
+#include "params.h"
+#include "rng.h"
+#include "tlb.h"
+
+#define PAGE_SHIFT 12
+#define PMD_ORDER 9
+#define PTES_PER_TABLE 512
+#define MAX_MAPPERS 8
+
+/* PTE byte of one virtual page. */
+#define PTE_PRESENT   0x01 /* hardware-present */
+#define PTE_PROTNONE  0x02 /* NUMA hinting */
+#define PTE_DIRTY     0x04
+#define PTE_MIGRATION 0x08 /* migration entry: not present, being moved */
+
+/*
+ * Everything about one 4 KiB page in 16 bytes: its folio's state (every
+ * page of a folio carries the same values) and the PTE byte of each process
+ * mapping it, side by side so one cache line serves an access.
+ */
+struct folio_page {
+	uint32_t frame_gen; /* bumped when the contents move to a new frame */
+	uint8_t node;
+	uint8_t order;      /* order of the folio this page belongs to */
+	uint8_t flags;
+	uint8_t mapcount;   /* processes mapping it */
+	uint8_t pte[MAX_MAPPERS]; /* indexed by struct mm's slot */
+};
+#define FOLIO_ISOLATED 0x01
+
+/* Backing memory: private to one mm, or MAP_SHARED by several. */
+struct object {
+	uint64_t nr_pages;
+	struct folio_page *page;
+	unsigned int nr_mappers;
+	struct mm *mapper[MAX_MAPPERS];
+};
+
+struct mm {
+	uint32_t id;             /* 1.. ; part of TLB keys */
+	uint64_t nr_pages;
+	unsigned int slot;       /* this mm's index in folio_page.pte[] */
+	struct object *obj;      /* page i maps obj->page[i] */
+	struct tlbp_mm flush;    /* batched generation pair, tlb_flush_pending */
+	struct tlbp_cpuset cpus; /* mm_cpumask */
+	unsigned long *cpu_bits;
+	uint64_t tlb_gen;        /* x86 mm->context.tlb_gen */
+	/* NUMA scanner state */
+	uint64_t scan_next_vpn;
+	uint64_t scan_pass_end;  /* vpn where the current pass stops */
+	uint64_t scan_period_ns;
+	uint64_t pass_started_ns;
+	unsigned int scan_cpu_rr;
+	struct tlbp_gather gather;
+	bool in_pass;
+	/* threads of this mm, for picking the scanner's CPU */
+	unsigned int first_thread, nr_threads;
+};
+
+struct acct {
+	uint64_t irq_ns;    /* handling shootdown IPIs */
+	uint64_t refill_ns; /* TLB refills after full flushes */
+	uint64_t fault_ns;  /* hint faults, migration done in fault context */
+	uint64_t wait_ns;   /* initiator waiting for acks */
+	uint64_t kernel_ns; /* scanner, local flushes, other kernel work */
+};
+
+struct cpu {
+	unsigned int node;
+	struct tlb tlb;
+	struct acct acct;
+	struct tlbp_batch batch; /* the running task's tlbflush_unmap_batch */
+	unsigned long *batch_bits;
+};
+
+struct thread {
+	unsigned int cpu;
+	struct mm *mm;
+	uint64_t slice_start, slice_pages; /* its private part of the mm */
+	uint64_t useful_ns;    /* time spent on the workload, speed-weighted */
+	uint64_t local, remote;
+	uint64_t lost_seen_ns; /* CPU time lost to the kernel, already paid */
+	uint64_t ops_done;     /* thp-split operations */
+	uint64_t next_vpn;     /* page of its next sampled access */
+};
+
+/* Emulator-only policies that break a kernel rule on purpose, to prove the
+ * oracle catches them. Never offered by the library. */
+enum unsafe_mode {
+	UNSAFE_NONE,
+	UNSAFE_NEVER_FLUSH,      /* migration never flushes its batch */
+	UNSAFE_IGNORE_PENDING,   /* PROT_NONE counts as uncached even while a
+				    gather's flush is pending */
+	UNSAFE_FREE_BEFORE_FLUSH /* copy the page before the batch flush */
+};
+
+struct stats {
+	uint64_t sim_events;
+	uint64_t accesses, tlb_hits, tlb_misses;
+	uint64_t hint_faults, hint_ptes_updated;
+	uint64_t migrated_pages, migrate_calls, migrations_with_flush_pending;
+	uint64_t migrate_failed;
+	uint64_t tlb_ipis_sent, tlb_irqs_received;
+	uint64_t full_flushes, ranged_flushes, local_flushes;
+	uint64_t scanner_flush_mm_calls, batched_pending_drains;
+	uint64_t scan_passes, scan_pass_ns_total, scan_in_pass_ns;
+	uint64_t faults_during_pass;
+	uint64_t sync_calls, tlb_flush_all_calls;
+	uint64_t op_count, op_latency_ns_total;
+	uint64_t violations;
+	uint64_t splits;
+	uint64_t sys_ns, real_ns;     /* hugetlb-demote */
+	uint64_t demoted_pages;
+};
+
+struct sim {
+	struct params p;
+	struct rng rng;
+	struct event_heap heap;
+	uint64_t now, end_ns;
+	unsigned int nr_cpus, nr_nodes, nr_threads, nr_mms;
+	struct cpu *cpu;
+	struct thread *thread;
+	struct mm *mm;
+	struct object *obj;
+	unsigned int nr_objs;
+	const struct tlbp_flush_ops *flush_ops;
+	struct tlbp_batch_config batch_cfg; /* per-CPU unmap batches */
+	struct tlbp_batch_config clear_cfg; /* unbatched clear-and-flush */
+	unsigned int cur_cpu;     /* CPU on whose behalf ops run */
+	int migrate_policy;       /* enum tlbp_migrate_batch_policy */
+	int hint_policy;          /* enum tlbp_hint_policy */
+	int split_policy;         /* enum tlbp_split_policy */
+	int gp_policy;            /* enum tlbp_gp_policy */
+	enum unsafe_mode unsafe;
+	bool balancing;           /* NUMA scanner on */
+	struct stats st;
+	char first_violation[160];
+	unsigned long *all_cpu_bits;
+	struct tlbp_cpuset all_cpus;
+};
+
+enum event_kind {
+	EV_ACCESS,     /* arg: thread */
+	EV_SCAN_START, /* arg: mm index */
+	EV_SCAN_TABLE, /* arg: mm index */
+	EV_THP_OP,     /* arg: thread */
+	EV_DEMOTE,     /* one-shot */
+	NR_EVENT_KINDS
+};
+
+/* The PTE of virtual page @vpn in @mm. */
+static inline uint8_t *pte_of(const struct mm *mm, uint64_t vpn)
+{
+	return &mm->obj->page[vpn].pte[mm->slot];
+}
+
+/* machine.c */
+int sim_machine_init(struct sim *s, unsigned int nr_cpus, unsigned int nr_nodes);
+void sim_free(struct sim *s);
+unsigned int cpu_node_of(const struct sim *s, unsigned int cpu);
+
+/* aspace.c */
+struct object *sim_object_new(struct sim *s, uint64_t nr_pages, unsigned int order);
+struct mm *sim_mm_new(struct sim *s, struct object *obj);
+void sim_mm_add_cpu(struct sim *s, struct mm *mm, unsigned int cpu);
+/* First virtual page of the folio holding @vpn, and its size in pages. */
+uint64_t folio_head(const struct mm *mm, uint64_t vpn);
+uint64_t folio_pages(const struct mm *mm, uint64_t vpn);
+uint64_t aspace_bytes(const struct sim *s);
+
+/* backend.c */
+const struct tlbp_flush_ops *backend_ops(enum backend_kind kind);
+/* Immediate flush of one page (ptep_clear_flush) by the current CPU. */
+
+/* oracle.c */
+void oracle_violation(struct sim *s, const char *what, uint32_t mm_id, uint64_t vpn);
+void oracle_check_hit(struct sim *s, unsigned int cpu, struct mm *mm,
+		      uint64_t vpn, uint32_t cached_gen);
+void oracle_check_copy(struct sim *s, struct mm *mm, uint64_t head, uint64_t nr);
+
+/* path_migrate.c */
+int sim_migrate_folios(struct sim *s, unsigned int cpu, struct mm *mm,
+		       const uint64_t *vpns, unsigned int n, unsigned int target,
+		       int reason);
+int sim_migrate_folio(struct sim *s, unsigned int cpu, struct mm *mm,
+		      uint64_t vpn, unsigned int target, int reason);
+
+/* path_fault.c */
+void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn);
+
+/* path_scan.c */
+void sim_scan_start(struct sim *s, struct mm *mm);
+void sim_scan_table(struct sim *s, struct mm *mm);
+
+/* workload.c */
+void sim_access(struct sim *s, unsigned int thread);
+/* Draws a thread's first access and schedules it. */
+void sim_access_start(struct sim *s, unsigned int thread);
+
+/* path_split.c */
+void sim_thp_op(struct sim *s, unsigned int thread);
+
+/* path_demote.c */
+void sim_demote(struct sim *s);
+
+/* engine.c */
+int sim_schedule(struct sim *s, uint64_t at, enum event_kind kind, uint32_t arg);
+void sim_run(struct sim *s);
+
+#endif

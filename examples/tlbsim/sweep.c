@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * tlbsim sweep: runs every policy at every value of one parameter, prints
+ * a table of the chosen metric, and optionally plots it with gnuplot.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "sweep.h"
+
+int sweep_parse(const char *vary, const struct params *base, struct sweep_spec *sw,
+		char *err, size_t errlen)
+{
+	const char *eq = strchr(vary, '=');
+	char name[64], kv[128], *list, *tok, *save = NULL;
+	struct params probe = *base;
+
+	if (!eq || eq == vary || (size_t)(eq - vary) >= sizeof(name)) {
+		snprintf(err, errlen, "--vary expects key=v1,v2,..., got '%s'", vary);
+		return -1;
+	}
+	memcpy(name, vary, (size_t)(eq - vary));
+	name[eq - vary] = '\0';
+	sw->param = param_lookup(name);
+	if (sw->param < 0) {
+		snprintf(err, errlen, "unknown parameter '%s' (see 'tlbsim list')", name);
+		return -1;
+	}
+	list = strdup(eq + 1);
+	if (!list) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	sw->nr_values = 0;
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (sw->nr_values == SWEEP_MAX_VALUES) {
+			snprintf(err, errlen, "--vary takes at most %d values", SWEEP_MAX_VALUES);
+			free(list);
+			return -1;
+		}
+		snprintf(kv, sizeof(kv), "%s=%s", name, tok);
+		if (params_set(&probe, kv, err, errlen)) {
+			free(list);
+			return -1;
+		}
+		sw->values[sw->nr_values] = probe.v[sw->param];
+		snprintf(sw->text[sw->nr_values], sizeof(sw->text[0]), "%s", tok);
+		sw->nr_values++;
+	}
+	free(list);
+	if (!sw->nr_values) {
+		snprintf(err, errlen, "--vary %s= has no values", name);
+		return -1;
+	}
+	return 0;
+}
+
+static int plot(const struct options *o, const struct sweep_spec *sw,
+		const struct records *rs, int metric)
+{
+	const char *ext = strrchr(o->plot, '.');
+	const char *term = ext && !strcmp(ext, ".svg") ? "svg size 800,500" :
+			   "pngcairo size 800,500";
+	char data[] = "/tmp/tlbsim-sweep-XXXXXX";
+	unsigned int k, v;
+	FILE *f, *gp;
+	int fd, status;
+
+	if (!ext || (strcmp(ext, ".png") && strcmp(ext, ".svg")))
+		return fail("--plot needs a .png or .svg file name");
+	fd = mkstemp(data);
+	if (fd < 0 || !(f = fdopen(fd, "w")))
+		return fail("cannot create a temporary file for gnuplot");
+	for (k = 0; k < o->nr_policies; k++) {
+		fprintf(f, "# %s\n", o->policies[k]);
+		for (v = 0; v < sw->nr_values; v++)
+			fprintf(f, "%.10g %.10g\n", sw->values[v],
+				rs->r[v * o->nr_policies + k].metrics.v[metric]);
+		fprintf(f, "\n\n");
+	}
+	fclose(f);
+	gp = popen("gnuplot 2>/dev/null", "w");
+	if (!gp) {
+		remove(data);
+		return fail("cannot run gnuplot (install gnuplot-nox)");
+	}
+	fprintf(gp, "set terminal %s\nset output '%s'\n", term, o->plot);
+	fprintf(gp, "set title '%s: %s'\nset xlabel '%s'\nset ylabel '%s'\n",
+		o->sc->name, metric_names[metric], param_defs[sw->param].name,
+		metric_names[metric]);
+	fprintf(gp, "set key outside\nset grid\nplot ");
+	for (k = 0; k < o->nr_policies; k++)
+		fprintf(gp, "%s'%s' index %u with linespoints title '%s'",
+			k ? ", " : "", data, k, o->policies[k]);
+	fprintf(gp, "\n");
+	status = pclose(gp);
+	remove(data);
+	if (status != 0)
+		return fail("gnuplot failed (is gnuplot-nox installed?)");
+	return 0;
+}
+
+int sweep_run(const struct options *o, const struct sweep_spec *sw)
+{
+	int metric = o->metric ? metric_lookup(o->metric) : M_TLB_IRQS_PER_MIGRATED_PAGE;
+	unsigned int v, k, total = sw->nr_values * o->nr_policies, done = 0;
+	struct records rs = { 0 };
+	int ret = 0;
+
+	for (v = 0; v < sw->nr_values && !ret; v++) {
+		struct params p = o->params;
+
+		p.v[sw->param] = sw->values[v];
+		p.set[sw->param] = true;
+		for (k = 0; k < o->nr_policies && !ret; k++) {
+			fprintf(stderr, "\rsweep: %u/%u %s=%s policy=%s   ", ++done, total,
+				param_defs[sw->param].name, sw->text[v], o->policies[k]);
+			ret = cli_run_one(o, o->policies[k], o->seed, 0, &p, &rs);
+		}
+	}
+	fprintf(stderr, "\n");
+	if (!ret) {
+		printf("%s: %s by %s\n%-14s", o->sc->name, metric_names[metric],
+		       param_defs[sw->param].name, param_defs[sw->param].name);
+		for (k = 0; k < o->nr_policies; k++)
+			printf(" %22s", o->policies[k]);
+		printf("\n");
+		for (v = 0; v < sw->nr_values; v++) {
+			printf("%-14s", sw->text[v]);
+			for (k = 0; k < o->nr_policies; k++)
+				printf(" %22.6g", rs.r[v * o->nr_policies + k].metrics.v[metric]);
+			printf("\n");
+		}
+		ret = write_outputs(o, &rs);
+		if (!ret && o->plot)
+			ret = plot(o, sw, &rs, metric);
+	}
+	records_free(&rs);
+	return ret;
+}

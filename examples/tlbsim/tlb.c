@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+#include <stdlib.h>
+#include <string.h>
+#include "tlb.h"
+
+static bool live(const struct tlb *t, const struct tlb_slot *s)
+{
+	return s->key && s->epoch == t->epoch;
+}
+
+int tlb_init(struct tlb *t, uint32_t capacity)
+{
+	uint32_t sets = 1, bits = 0;
+
+	t->ways = capacity < TLB_WAYS ? (capacity ? capacity : 1) : TLB_WAYS;
+	while ((uint64_t)sets * 2 * t->ways <= capacity) {
+		sets *= 2;
+		bits++;
+	}
+	t->nr_sets = sets;
+	t->set_shift = 64 - bits;
+	t->slot = calloc((size_t)sets * t->ways, sizeof(*t->slot));
+	t->count = 0;
+	t->epoch = 1;
+	t->victim = 0x243f6a8885a308d3ULL;
+	return t->slot ? 0 : -1;
+}
+
+void tlb_free(struct tlb *t)
+{
+	free(t->slot);
+	t->slot = NULL;
+}
+
+uint32_t tlb_capacity(const struct tlb *t)
+{
+	return t->nr_sets * t->ways;
+}
+
+bool tlb_lookup(const struct tlb *t, uint64_t key, uint32_t *frame_gen)
+{
+	const struct tlb_slot *set = tlb_set_of(t, key);
+	uint32_t w;
+
+	for (w = 0; w < t->ways; w++) {
+		if (set[w].key == key && set[w].epoch == t->epoch) {
+			if (frame_gen)
+				*frame_gen = set[w].frame_gen;
+			return true;
+		}
+	}
+	return false;
+}
+
+void tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen)
+{
+	struct tlb_slot *set = tlb_set_of(t, key), *free_way = NULL;
+	uint32_t w;
+
+	for (w = 0; w < t->ways; w++) {
+		if (!live(t, &set[w])) {
+			if (!free_way)
+				free_way = &set[w];
+		} else if (set[w].key == key) {
+			set[w].frame_gen = frame_gen;
+			return;
+		}
+	}
+	if (!free_way) {
+		/* Pseudo-random replacement within the set. */
+		t->victim = t->victim * 6364136223846793005ULL + 1442695040888963407ULL;
+		free_way = &set[(t->victim >> 33) % t->ways];
+		t->count--;
+	}
+	free_way->key = key;
+	free_way->frame_gen = frame_gen;
+	free_way->epoch = t->epoch;
+	t->count++;
+}
+
+bool tlb_remove(struct tlb *t, uint64_t key)
+{
+	struct tlb_slot *set = tlb_set_of(t, key);
+	uint32_t w;
+
+	for (w = 0; w < t->ways; w++) {
+		if (set[w].key == key && set[w].epoch == t->epoch) {
+			set[w].key = 0;
+			t->count--;
+			return true;
+		}
+	}
+	return false;
+}
+
+uint32_t tlb_flush_all(struct tlb *t)
+{
+	uint32_t had = t->count;
+
+	if (++t->epoch == 0) {
+		/* Wrapped: an old entry could alias the new epoch. */
+		memset(t->slot, 0, (size_t)t->nr_sets * t->ways * sizeof(*t->slot));
+		t->epoch = 1;
+	}
+	t->count = 0;
+	return had;
+}
+
+uint32_t tlb_flush_mm(struct tlb *t, uint32_t mm_id)
+{
+	uint32_t i, removed = 0, n = t->nr_sets * t->ways;
+
+	for (i = 0; i < n; i++) {
+		if (live(t, &t->slot[i]) && tlb_key_mm(t->slot[i].key) == mm_id) {
+			t->slot[i].key = 0;
+			removed++;
+		}
+	}
+	t->count -= removed;
+	return removed;
+}
+
+uint64_t tlb_bytes(const struct tlb *t)
+{
+	return (uint64_t)t->nr_sets * t->ways * sizeof(*t->slot);
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * One CPU's TLB: set-associative, like the hardware it models, holding
+ * translations keyed by (mm, virtual page). Each entry remembers the frame
+ * generation it was filled from, so a later hit can be checked against the
+ * page tables.
+ *
+ * A full flush bumps an epoch instead of touching every entry: entries of
+ * an older epoch read as empty. A full set replaces a pseudo-random way.
+ */
+#ifndef TLBSIM_TLB_H
+#define TLBSIM_TLB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define TLB_WAYS 8
+
+struct tlb_slot {
+	uint64_t key;       /* tlb_key(); 0 is never a valid key */
+	uint32_t frame_gen; /* generation of the frame it translates to */
+	uint32_t epoch;
+};
+
+struct tlb {
+	struct tlb_slot *slot; /* nr_sets * ways entries, set by set */
+	uint32_t ways;
+	uint32_t set_shift;    /* 64 - log2(nr_sets), for Fibonacci hashing */
+	uint32_t nr_sets;
+	uint32_t count;        /* valid entries */
+	uint32_t epoch;
+	uint64_t victim;       /* replacement stream state */
+};
+
+/* mm ids start at 1, so a key is never 0. */
+static inline uint64_t tlb_key(uint32_t mm_id, uint64_t vpn)
+{
+	return ((uint64_t)mm_id << 44) | vpn;
+}
+
+static inline uint32_t tlb_key_mm(uint64_t key)
+{
+	return (uint32_t)(key >> 44);
+}
+
+static inline struct tlb_slot *tlb_set_of(const struct tlb *t, uint64_t key)
+{
+	/* Fibonacci hashing: the top bits of the product spread consecutive
+	 * pages over the sets. */
+	uint32_t set = t->nr_sets > 1 ?
+		(uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> t->set_shift) : 0;
+
+	return &t->slot[(uint64_t)set * t->ways];
+}
+
+/* Starts loading the set a later lookup of @key will read. */
+static inline void tlb_prefetch(const struct tlb *t, uint64_t key)
+{
+	__builtin_prefetch(tlb_set_of(t, key));
+}
+
+/* @capacity is rounded to a power-of-two number of sets of TLB_WAYS. */
+int tlb_init(struct tlb *t, uint32_t capacity);
+void tlb_free(struct tlb *t);
+/* Returns true and the frame generation if @key is cached. */
+bool tlb_lookup(const struct tlb *t, uint64_t key, uint32_t *frame_gen);
+void tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen);
+/* Returns true if an entry was removed. */
+bool tlb_remove(struct tlb *t, uint64_t key);
+/* Drops every entry; returns how many there were (for the refill cost). */
+uint32_t tlb_flush_all(struct tlb *t);
+/* Drops the entries of one mm; returns how many. */
+uint32_t tlb_flush_mm(struct tlb *t, uint32_t mm_id);
+uint32_t tlb_capacity(const struct tlb *t);
+/* Bytes of memory the model uses. */
+uint64_t tlb_bytes(const struct tlb *t);
+
+#endif

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The model machine: back-ends, address spaces and the oracle, on tiny
+ * hand-built machines where the right answer is known.
+ */
+#include <stdlib.h>
+#include <check.h>
+#include "sim.h"
+#include "suite_runner.h"
+
+#define NR_CPUS 4
+#define NR_PAGES 1024
+
+static struct sim *tiny(enum backend_kind be, enum unsafe_mode unsafe,
+			int hint_policy)
+{
+	struct sim *s = calloc(1, sizeof(*s));
+	struct object *o;
+	struct mm *mm;
+	unsigned int c;
+
+	ck_assert_ptr_nonnull(s);
+	params_defaults(&s->p);
+	s->p.v[P_BACKEND] = be;
+	s->flush_ops = backend_ops(be);
+	s->unsafe = unsafe;
+	s->migrate_policy = TLBP_MIGRATE_BATCH_ALWAYS;
+	s->hint_policy = hint_policy;
+	s->end_ns = UINT64_MAX / 2;
+	rng_seed(&s->rng, 1);
+	ck_assert_int_eq(sim_machine_init(s, NR_CPUS, 2), 0);
+	s->obj = calloc(1, sizeof(*s->obj));
+	s->mm = calloc(1, sizeof(*s->mm));
+	s->thread = calloc(NR_CPUS, sizeof(*s->thread));
+	o = sim_object_new(s, NR_PAGES, 0);
+	ck_assert_ptr_nonnull(o);
+	mm = sim_mm_new(s, o);
+	ck_assert_ptr_nonnull(mm);
+	for (c = 0; c < NR_CPUS; c++) {
+		s->thread[c].cpu = c;
+		s->thread[c].mm = mm;
+		s->thread[c].slice_pages = NR_PAGES;
+		sim_mm_add_cpu(s, mm, c);
+	}
+	s->nr_threads = NR_CPUS;
+	mm->nr_threads = NR_CPUS;
+	return s;
+}
+
+static void destroy(struct sim *s)
+{
+	sim_free(s);
+	free(s);
+}
+
+static bool cached(struct sim *s, unsigned int cpu, uint64_t vpn)
+{
+	return tlb_lookup(&s->cpu[cpu].tlb, tlb_key(s->mm[0].id, vpn), NULL);
+}
+
+static void cache_everywhere(struct sim *s, uint64_t vpn)
+{
+	unsigned int c;
+
+	for (c = 0; c < NR_CPUS; c++)
+		tlb_insert(&s->cpu[c].tlb, tlb_key(s->mm[0].id, vpn),
+			   s->obj[0].page[vpn].frame_gen);
+}
+
+START_TEST(test_backend_x86_ranged_flush_ipis_the_set)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct tlbp_flush_req req = {
+		.cpus = &s->mm[0].cpus, .mm = &s->mm[0].flush,
+		.start = 5ULL << PAGE_SHIFT, .end = 6ULL << PAGE_SHIFT, .nr_pages = 1,
+	};
+	unsigned int c;
+
+	cache_everywhere(s, 5);
+	cache_everywhere(s, 6);
+	s->cur_cpu = 0;
+	ck_assert_int_eq(s->flush_ops->flush(s, &req), 0);
+	for (c = 0; c < NR_CPUS; c++) {
+		ck_assert(!cached(s, c, 5));
+		ck_assert(cached(s, c, 6));
+	}
+	ck_assert_uint_eq(s->st.tlb_ipis_sent, NR_CPUS - 1);
+	ck_assert_uint_eq(s->st.ranged_flushes, 1);
+	ck_assert_uint_gt(s->cpu[0].acct.wait_ns, 0);
+	ck_assert_uint_eq(s->cpu[0].acct.irq_ns, 0);
+	ck_assert_uint_gt(s->cpu[3].acct.irq_ns, 0);
+	/* Two nodes: the wait includes the cross-socket cost. */
+	ck_assert_uint_ge(s->cpu[0].acct.wait_ns, (uint64_t)s->p.v[P_IPI_SOCKET_NS]);
+	destroy(s);
+}
+END_TEST
+
+START_TEST(test_backend_x86_full_flush_charges_refill)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct tlbp_flush_req req = {
+		.cpus = &s->mm[0].cpus, .mm = &s->mm[0].flush,
+		.end = TLBP_FLUSH_ALL, .full = true,
+	};
+	uint64_t v;
+
+	for (v = 0; v < 100; v++)
+		cache_everywhere(s, v);
+	s->cur_cpu = 1;
+	ck_assert_int_eq(s->flush_ops->flush(s, &req), 0);
+	ck_assert(!cached(s, 2, 50));
+	ck_assert_uint_eq(s->cpu[2].acct.refill_ns,
+			  (uint64_t)(100 * s->p.v[P_TLB_MISS_NS]));
+	ck_assert_uint_eq(s->st.full_flushes, 1);
+	ck_assert_uint_eq(s->st.local_flushes, 1);
+	destroy(s);
+}
+END_TEST
+
+START_TEST(test_backend_x86_only_targets_in_set)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	unsigned long bits[1] = { 0 };
+	struct tlbp_cpuset only;
+	struct tlbp_flush_req req = {
+		.cpus = &only, .mm = &s->mm[0].flush,
+		.start = 5ULL << PAGE_SHIFT, .end = 6ULL << PAGE_SHIFT, .nr_pages = 1,
+	};
+
+	tlbp_cpuset_init(&only, bits, sizeof(bits), NR_CPUS);
+	tlbp_cpuset_set(&only, 2);
+	cache_everywhere(s, 5);
+	s->cur_cpu = 0;
+	s->flush_ops->flush(s, &req);
+	ck_assert(cached(s, 1, 5));
+	ck_assert(!cached(s, 2, 5));
+	ck_assert_uint_eq(s->st.tlb_ipis_sent, 1);
+	destroy(s);
+}
+END_TEST
+
+START_TEST(test_backend_arm64_broadcast_reaches_all)
+{
+	struct sim *s = tiny(BACKEND_ARM64_TLBI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	unsigned long bits[1] = { 0 };
+	struct tlbp_cpuset none;
+	struct tlbp_flush_req req = {
+		.cpus = &none, .mm = &s->mm[0].flush,
+		.start = 5ULL << PAGE_SHIFT, .end = 6ULL << PAGE_SHIFT, .nr_pages = 1,
+	};
+	unsigned int c;
+
+	tlbp_cpuset_init(&none, bits, sizeof(bits), NR_CPUS);
+	cache_everywhere(s, 5);
+	s->cur_cpu = 0;
+	s->flush_ops->flush(s, &req);
+	for (c = 0; c < NR_CPUS; c++)
+		ck_assert(!cached(s, c, 5));
+	ck_assert_uint_eq(s->st.tlb_ipis_sent, 0);
+	ck_assert_uint_eq(s->cpu[0].acct.wait_ns, (uint64_t)s->p.v[P_DSB_NS]);
+	destroy(s);
+}
+END_TEST
+
+START_TEST(test_backend_flush_mm_drains_everything)
+{
+	enum backend_kind be = (enum backend_kind)_i;
+	struct sim *s = tiny(be, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	bool flushed;
+
+	cache_everywhere(s, 7);
+	tlbp_mm_mark_batched_pending(&s->mm[0].flush);
+	s->cur_cpu = 0;
+	ck_assert_int_eq(tlbp_mm_flush_batched_pending(&s->mm[0].flush, &flushed), 0);
+	ck_assert(flushed);
+	ck_assert(!cached(s, 3, 7));
+	ck_assert_uint_eq(s->st.batched_pending_drains, 1);
+	destroy(s);
+}
+END_TEST
+
+START_TEST(test_aspace_folios_and_bytes_per_page)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct object *o = &s->obj[0];
+	uint64_t v;
+
+	ck_assert_uint_eq(folio_pages(&s->mm[0], 100), 1);
+	for (v = 512; v < 1024; v++)
+		o->page[v].order = 9;
+	ck_assert_uint_eq(folio_head(&s->mm[0], 700), 512);
+	ck_assert_uint_eq(folio_pages(&s->mm[0], 700), 512);
+	ck_assert_uint_eq(o->page[3].mapcount, 1);
+	/* 8 bytes of folio state and 1 PTE byte per page: within 16. */
+	ck_assert_uint_le(aspace_bytes(s) / NR_PAGES, 16);
+	destroy(s);
+}
+END_TEST
+
+/*
+ * The race the rules exist for: CPU 1 caches page 5; the scanner's gather
+ * makes it PROT_NONE but has not flushed yet; CPU 0 takes a hint fault on
+ * it and migrates it to its own node. The migration must flush CPU 1.
+ */
+static struct sim *race(enum unsafe_mode unsafe, int hint_policy)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, unsafe, hint_policy);
+	struct mm *mm = &s->mm[0];
+
+	s->obj[0].page[5].node = 1; /* CPU 0 is on node 0 */
+	tlb_insert(&s->cpu[1].tlb, tlb_key(mm->id, 5), s->obj[0].page[5].frame_gen);
+	ck_assert_int_eq(tlbp_gather_begin(&mm->gather, &mm->flush, 33, PAGE_SHIFT), 0);
+	*pte_of(mm, 5) = PTE_PROTNONE;
+	tlbp_gather_add(&mm->gather, 5ULL << PAGE_SHIFT, 6ULL << PAGE_SHIFT);
+	sim_hint_fault(s, &s->thread[0], 5);
+	ck_assert_uint_eq(s->st.migrated_pages, 1);
+	ck_assert_uint_eq(s->obj[0].page[5].node, 0);
+	ck_assert_uint_eq(s->st.migrations_with_flush_pending, 1);
+	return s;
+}
+
+START_TEST(test_oracle_safe_migration_flushes_pending_gather)
+{
+	struct sim *s = race(UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+
+	ck_assert_uint_eq(s->st.violations, 0);
+	ck_assert(!cached(s, 1, 5));
+	ck_assert_uint_gt(s->st.tlb_ipis_sent, 0);
+	destroy(s);
+}
+END_TEST
+
+START_TEST(test_oracle_catches_never_flush)
+{
+	struct sim *s = race(UNSAFE_NEVER_FLUSH, TLBP_HINT_DEFERRED_MAP);
+
+	ck_assert_uint_ge(s->st.violations, 1);
+	destroy(s);
+}
+END_TEST
+
+START_TEST(test_oracle_catches_ignore_pending)
+{
+	struct sim *s = race(UNSAFE_IGNORE_PENDING, TLBP_HINT_DEFERRED_MAP);
+
+	ck_assert_uint_ge(s->st.violations, 1);
+	ck_assert(cached(s, 1, 5));
+	destroy(s);
+}
+END_TEST
+
+START_TEST(test_oracle_catches_free_before_flush)
+{
+	struct sim *s = race(UNSAFE_FREE_BEFORE_FLUSH, TLBP_HINT_DEFERRED_MAP);
+
+	ck_assert_uint_ge(s->st.violations, 1);
+	/* The late flush did run: the entry is gone, but too late. */
+	ck_assert(!cached(s, 1, 5));
+	destroy(s);
+}
+END_TEST
+
+START_TEST(test_oracle_catches_stale_hit)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	uint32_t gen;
+
+	tlb_insert(&s->cpu[2].tlb, tlb_key(s->mm[0].id, 9), 0);
+	s->obj[0].page[9].frame_gen = 1; /* moved without a flush */
+	ck_assert(tlb_lookup(&s->cpu[2].tlb, tlb_key(s->mm[0].id, 9), &gen));
+	oracle_check_hit(s, 2, &s->mm[0], 9, gen);
+	ck_assert_uint_eq(s->st.violations, 1);
+	ck_assert_str_ne(s->first_violation, "");
+	destroy(s);
+}
+END_TEST
+
+/* No gather pending: deferred map migrates a never-cached PROT_NONE PTE
+ * without any flush; eager map made it present first and must flush. */
+START_TEST(test_hint_fault_eager_flushes_deferred_does_not)
+{
+	int policy;
+
+	for (policy = TLBP_HINT_EAGER_MAP; policy <= TLBP_HINT_DEFERRED_MAP; policy++) {
+		struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, policy);
+
+		s->obj[0].page[5].node = 1;
+		*pte_of(&s->mm[0], 5) = PTE_PROTNONE;
+		sim_hint_fault(s, &s->thread[0], 5);
+		ck_assert_uint_eq(s->st.migrated_pages, 1);
+		ck_assert_uint_eq(s->st.violations, 0);
+		if (policy == TLBP_HINT_EAGER_MAP)
+			ck_assert_uint_gt(s->st.tlb_ipis_sent, 0);
+		else
+			ck_assert_uint_eq(s->st.tlb_ipis_sent, 0);
+		ck_assert_int_eq(*pte_of(&s->mm[0], 5) & PTE_PRESENT, PTE_PRESENT);
+		destroy(s);
+	}
+}
+END_TEST
+
+static Suite *model_suite(void)
+{
+	Suite *s = suite_create("sim_model");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_backend_x86_ranged_flush_ipis_the_set);
+	tcase_add_test(tc, test_backend_x86_full_flush_charges_refill);
+	tcase_add_test(tc, test_backend_x86_only_targets_in_set);
+	tcase_add_test(tc, test_backend_arm64_broadcast_reaches_all);
+	tcase_add_loop_test(tc, test_backend_flush_mm_drains_everything,
+			    BACKEND_X86_IPI, BACKEND_ARM64_TLBI + 1);
+	tcase_add_test(tc, test_aspace_folios_and_bytes_per_page);
+	tcase_add_test(tc, test_oracle_safe_migration_flushes_pending_gather);
+	tcase_add_test(tc, test_oracle_catches_never_flush);
+	tcase_add_test(tc, test_oracle_catches_ignore_pending);
+	tcase_add_test(tc, test_oracle_catches_free_before_flush);
+	tcase_add_test(tc, test_oracle_catches_stale_hit);
+	tcase_add_test(tc, test_hint_fault_eager_flushes_deferred_does_not);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return run_suite(model_suite());
+}

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * End to end, at reduced scale: every scenario and every shipped policy on
+ * several seeds with zero stale translations; the unsafe policies caught;
+ * the same seed giving the same figures; and the direction of each policy
+ * change that the mechanism implies.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <check.h>
+#include "scenario.h"
+#include "suite_runner.h"
+
+/* Small, and busy enough that faults land inside scanner passes while
+ * other CPUs still cache the pages. */
+static const char *const race_prone[] = {
+	"cpus=4", "threads=4", "working_set_gib=0.004", "duration_s=2",
+	"pte_update_ns=20000", "private_fraction=0.5", "scan_size_mb=4",
+	"scan_period_min_ms=100", NULL,
+};
+
+static void set_all(struct params *p, const char *const *kv)
+{
+	char err[160];
+
+	for (; *kv; kv++)
+		ck_assert_msg(params_set(p, *kv, err, sizeof(err)) == 0, "%s", err);
+}
+
+static struct metrics run(const char *scenario, const char *policy,
+			  const char *const *kv, uint64_t seed)
+{
+	const struct scenario *sc = scenario_find(scenario);
+	struct metrics m;
+	struct params p;
+	char err[160];
+
+	ck_assert_ptr_nonnull(sc);
+	ck_assert_ptr_nonnull(scenario_policy(sc, policy));
+	params_defaults(&p);
+	set_all(&p, kv);
+	ck_assert_msg(scenario_run(sc, &p, scenario_policy(sc, policy), seed, &m,
+				   err, sizeof(err)) == 0, "%s", err);
+	return m;
+}
+
+static const char *const small_numa[] = { "scale=0.01", NULL };
+static const char *const small_hint[] = { "scale=0.03", "processes=1", NULL };
+static const char *const small_split[] = { "thp_ops_per_thread=8", NULL };
+static const char *const small_demote[] = { "demote_pages=2", NULL };
+
+START_TEST(test_scenarios_shipped_policies_no_violations)
+{
+	static const struct { const char *sc; const char *const *kv; } cases[] = {
+		{ "numa-balancing", small_numa }, { "numa-balancing", race_prone },
+		{ "numa-hint-fault", small_hint }, { "numa-hint-fault", race_prone },
+		{ "thp-split", small_split }, { "hugetlb-demote", small_demote },
+	};
+	unsigned int c, k;
+	uint64_t seed;
+
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		const struct scenario *sc = scenario_find(cases[c].sc);
+
+		for (k = 0; k < sc->nr_policies; k++) {
+			if (sc->policies[k].unsafe)
+				continue;
+			for (seed = 1; seed <= 3; seed++) {
+				struct metrics m = run(cases[c].sc, sc->policies[k].name,
+						       cases[c].kv, seed);
+
+				ck_assert_msg(m.v[M_STALE_TRANSLATION_VIOLATIONS] == 0,
+					      "%s/%s seed %llu: %g violations", cases[c].sc,
+					      sc->policies[k].name, (unsigned long long)seed,
+					      m.v[M_STALE_TRANSLATION_VIOLATIONS]);
+				ck_assert(m.v[M_SIM_EVENTS] > 0);
+			}
+		}
+	}
+}
+END_TEST
+
+START_TEST(test_scenarios_unsafe_policies_caught)
+{
+	static const char *const unsafe[] = {
+		"unsafe-never-flush", "unsafe-ignore-pending", "unsafe-free-before-flush",
+	};
+	unsigned int k;
+
+	for (k = 0; k < 3; k++) {
+		struct metrics m = run("numa-balancing", unsafe[k], race_prone, 1);
+
+		ck_assert_msg(m.v[M_STALE_TRANSLATION_VIOLATIONS] > 0,
+			      "%s was not caught", unsafe[k]);
+	}
+}
+END_TEST
+
+START_TEST(test_scenarios_same_seed_same_figures)
+{
+	struct metrics a = run("numa-balancing", "always", small_numa, 9);
+	struct metrics b = run("numa-balancing", "always", small_numa, 9);
+	struct metrics c = run("numa-balancing", "always", small_numa, 10);
+	int i, differ = 0;
+
+	for (i = 0; i < NR_METRICS; i++) {
+		if (i == M_WALL_SECONDS)
+			continue;
+		ck_assert_msg(a.v[i] == b.v[i], "%s differs: %g vs %g",
+			      metric_names[i], a.v[i], b.v[i]);
+		differ += a.v[i] != c.v[i];
+	}
+	ck_assert_int_gt(differ, 0);
+}
+END_TEST
+
+START_TEST(test_scenarios_demote_sync_counts)
+{
+	static const char *const one[] = { "demote_pages=1", NULL };
+	static const char *const fail[] = { "demote_pages=4", "fail_at_item=2", NULL };
+	struct metrics per = run("hugetlb-demote", "per-item", one, 1);
+	struct metrics bat = run("hugetlb-demote", "batched", one, 1);
+
+	ck_assert_double_eq(per.v[M_SYNC_CALLS], 513);
+	ck_assert_double_eq(bat.v[M_SYNC_CALLS], 2);
+	ck_assert_double_eq(per.v[M_TLB_FLUSH_ALL_CALLS], 513);
+	ck_assert_double_eq(bat.v[M_TLB_FLUSH_ALL_CALLS], 2);
+	ck_assert(per.v[M_REAL_MS] > 100 * bat.v[M_REAL_MS]);
+	/* A restore failure at item 2 stops there: 2 pages demoted, 1 + 2 syncs. */
+	bat = run("hugetlb-demote", "batched", fail, 1);
+	ck_assert_double_eq(bat.v[M_SYNC_CALLS], 3);
+}
+END_TEST
+
+START_TEST(test_scenarios_split_batched_is_cheaper)
+{
+	static const char *const x86[] = { "thp_ops_per_thread=4", "backend=x86-ipi", NULL };
+	struct metrics per = run("thp-split", "per-pte", small_split, 1);
+	struct metrics bat = run("thp-split", "batched", small_split, 1);
+
+	ck_assert(per.v[M_SPLITS] == bat.v[M_SPLITS]);
+	ck_assert(per.v[M_RANGED_FLUSHES] + per.v[M_FULL_FLUSHES] >
+		  100 * (bat.v[M_RANGED_FLUSHES] + bat.v[M_FULL_FLUSHES]));
+	ck_assert(per.v[M_OP_LATENCY_US_MEAN] > bat.v[M_OP_LATENCY_US_MEAN]);
+	per = run("thp-split", "per-pte", x86, 1);
+	bat = run("thp-split", "batched", x86, 1);
+	ck_assert(per.v[M_TLB_IPIS_SENT] > 100 * bat.v[M_TLB_IPIS_SENT]);
+}
+END_TEST
+
+START_TEST(test_scenarios_deferred_map_saves_ipis)
+{
+	struct metrics eager = run("numa-hint-fault", "eager-map", small_hint, 1);
+	struct metrics deferred = run("numa-hint-fault", "deferred-map", small_hint, 1);
+
+	ck_assert(eager.v[M_MIGRATED_PAGES] > 0);
+	ck_assert(eager.v[M_TLB_IPIS_SENT] > 10 * deferred.v[M_TLB_IPIS_SENT]);
+}
+END_TEST
+
+START_TEST(test_scenarios_skip_policies_flush_less)
+{
+	struct metrics always = run("numa-balancing", "always", race_prone, 1);
+	struct metrics skip = run("numa-balancing", "skip-single", race_prone, 1);
+
+	/* Batched single-folio migrations flush everything; skipping the
+	 * batch flushes one page: fewer full flushes for the same work. */
+	ck_assert(always.v[M_MIGRATED_PAGES] > 0);
+	ck_assert(always.v[M_FULL_FLUSHES] > skip.v[M_FULL_FLUSHES]);
+}
+END_TEST
+
+static Suite *scenarios_suite(void)
+{
+	Suite *s = suite_create("sim_scenarios");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_scenarios_shipped_policies_no_violations);
+	tcase_add_test(tc, test_scenarios_unsafe_policies_caught);
+	tcase_add_test(tc, test_scenarios_same_seed_same_figures);
+	tcase_add_test(tc, test_scenarios_demote_sync_counts);
+	tcase_add_test(tc, test_scenarios_split_batched_is_cheaper);
+	tcase_add_test(tc, test_scenarios_deferred_map_saves_ipis);
+	tcase_add_test(tc, test_scenarios_skip_policies_flush_less);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return run_suite(scenarios_suite());
+}
