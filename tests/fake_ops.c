@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
-#include <string.h>
+#include "vectors/tv.h"
 #include "fake_ops.h"
 
 void fake_ops_reset(struct fake_ops *f)

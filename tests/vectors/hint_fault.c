@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
-#include <errno.h>
-#include <stdlib.h>
-#include <string.h>
-#include <check.h>
+#include "tv.h"
 #include <tlbpolicy/hint_fault.h>
-#include "suite_runner.h"
 
 /*
  * A scripted fault: each op answers from the script and appends its name to
@@ -164,7 +160,7 @@ static void assert_accounted(const struct tlbp_hint_result *res, int nid,
 
 /* --- the PTE changed before we locked ----------------------------------- */
 
-START_TEST(test_hint_fault_handle_pte_changed)
+TV_CASE(test_hint_fault_handle_pte_changed)
 {
 	enum tlbp_hint_policy p = _i;
 	struct tlbp_hint_result res;
@@ -176,11 +172,10 @@ START_TEST(test_hint_fault_handle_pte_changed)
 	ck_assert(!res.mapped);
 	ck_assert(!res.accounted);
 }
-END_TEST
 
 /* --- no folio -------------------------------------------------------------- */
 
-START_TEST(test_hint_fault_handle_no_folio_deferred)
+TV_CASE(test_hint_fault_handle_no_folio_deferred)
 {
 	struct tlbp_hint_result res;
 
@@ -191,9 +186,8 @@ START_TEST(test_hint_fault_handle_no_folio_deferred)
 	ck_assert(!res.accounted);
 	ck_assert_int_eq(res.nid, TLBP_NUMA_NO_NODE);
 }
-END_TEST
 
-START_TEST(test_hint_fault_handle_no_folio_eager)
+TV_CASE(test_hint_fault_handle_no_folio_eager)
 {
 	struct tlbp_hint_result res;
 
@@ -203,11 +197,10 @@ START_TEST(test_hint_fault_handle_no_folio_eager)
 	ck_assert_str_eq(sc.trace, "lock,check,map,find,unlock");
 	ck_assert(!res.accounted);
 }
-END_TEST
 
 /* --- no target node ------------------------------------------------------- */
 
-START_TEST(test_hint_fault_handle_no_target_deferred)
+TV_CASE(test_hint_fault_handle_no_target_deferred)
 {
 	struct tlbp_hint_result res;
 
@@ -218,9 +211,8 @@ START_TEST(test_hint_fault_handle_no_target_deferred)
 	ck_assert_str_eq(sc.trace, "lock,check,find,target,map,unlock,account");
 	assert_accounted(&res, 0, TLBP_TNF_SHARED);
 }
-END_TEST
 
-START_TEST(test_hint_fault_handle_no_target_eager)
+TV_CASE(test_hint_fault_handle_no_target_eager)
 {
 	struct tlbp_hint_result res;
 
@@ -231,11 +223,10 @@ START_TEST(test_hint_fault_handle_no_target_eager)
 	ck_assert_str_eq(sc.trace, "lock,check,map,find,target,unlock,account");
 	assert_accounted(&res, 0, TLBP_TNF_NO_GROUP);
 }
-END_TEST
 
 /* --- prepare (isolation) fails -------------------------------------------- */
 
-START_TEST(test_hint_fault_handle_prepare_fails_deferred)
+TV_CASE(test_hint_fault_handle_prepare_fails_deferred)
 {
 	struct tlbp_hint_result res;
 
@@ -245,9 +236,8 @@ START_TEST(test_hint_fault_handle_prepare_fails_deferred)
 	ck_assert_str_eq(sc.trace, "lock,check,find,target,prepare,map,unlock,account");
 	assert_accounted(&res, 0, TLBP_TNF_MIGRATE_FAIL);
 }
-END_TEST
 
-START_TEST(test_hint_fault_handle_prepare_fails_eager)
+TV_CASE(test_hint_fault_handle_prepare_fails_eager)
 {
 	struct tlbp_hint_result res;
 
@@ -257,11 +247,10 @@ START_TEST(test_hint_fault_handle_prepare_fails_eager)
 	ck_assert_str_eq(sc.trace, "lock,check,map,find,target,prepare,unlock,account");
 	assert_accounted(&res, 0, TLBP_TNF_MIGRATE_FAIL);
 }
-END_TEST
 
 /* --- migration succeeds ----------------------------------------------------- */
 
-START_TEST(test_hint_fault_handle_migrated_deferred)
+TV_CASE(test_hint_fault_handle_migrated_deferred)
 {
 	struct tlbp_hint_result res;
 
@@ -275,9 +264,8 @@ START_TEST(test_hint_fault_handle_migrated_deferred)
 	ck_assert(!res.mapped);
 	assert_accounted(&res, 1, TLBP_TNF_SHARED | TLBP_TNF_MIGRATED);
 }
-END_TEST
 
-START_TEST(test_hint_fault_handle_migrated_eager)
+TV_CASE(test_hint_fault_handle_migrated_eager)
 {
 	struct tlbp_hint_result res;
 
@@ -289,11 +277,10 @@ START_TEST(test_hint_fault_handle_migrated_eager)
 	ck_assert(res.mapped_before_migrate);
 	assert_accounted(&res, 1, TLBP_TNF_MIGRATED);
 }
-END_TEST
 
 /* --- migration fails, PTE unchanged ---------------------------------------- */
 
-START_TEST(test_hint_fault_handle_migrate_fails_deferred)
+TV_CASE(test_hint_fault_handle_migrate_fails_deferred)
 {
 	struct tlbp_hint_result res;
 
@@ -305,9 +292,8 @@ START_TEST(test_hint_fault_handle_migrate_fails_deferred)
 	ck_assert(!sc.accessible_at_migrate);
 	assert_accounted(&res, 0, TLBP_TNF_MIGRATE_FAIL);
 }
-END_TEST
 
-START_TEST(test_hint_fault_handle_migrate_fails_eager)
+TV_CASE(test_hint_fault_handle_migrate_fails_eager)
 {
 	struct tlbp_hint_result res;
 
@@ -318,11 +304,10 @@ START_TEST(test_hint_fault_handle_migrate_fails_eager)
 	ck_assert_str_eq(sc.trace, "lock,check,map,find,target,prepare,unlock,migrate,account");
 	assert_accounted(&res, 0, TLBP_TNF_MIGRATE_FAIL);
 }
-END_TEST
 
 /* --- migration fails, PTE changed meanwhile --------------------------------- */
 
-START_TEST(test_hint_fault_handle_migrate_fails_pte_changed_deferred)
+TV_CASE(test_hint_fault_handle_migrate_fails_pte_changed_deferred)
 {
 	struct tlbp_hint_result res;
 
@@ -338,9 +323,8 @@ START_TEST(test_hint_fault_handle_migrate_fails_pte_changed_deferred)
 	ck_assert_int_eq(res.nid, TLBP_NUMA_NO_NODE);
 	ck_assert_uint_eq(res.flags, TLBP_TNF_MIGRATE_FAIL);
 }
-END_TEST
 
-START_TEST(test_hint_fault_handle_migrate_fails_pte_changed_eager)
+TV_CASE(test_hint_fault_handle_migrate_fails_pte_changed_eager)
 {
 	struct tlbp_hint_result res;
 
@@ -351,11 +335,10 @@ START_TEST(test_hint_fault_handle_migrate_fails_pte_changed_eager)
 	ck_assert_int_eq(res.path, TLBP_HINT_MIGRATE_FAILED);
 	ck_assert_uint_eq(sc.unchanged_calls, 1);
 }
-END_TEST
 
 /* --- init and bad input ------------------------------------------------------ */
 
-START_TEST(test_hint_fault_init_bad_input)
+TV_CASE(test_hint_fault_init_bad_input)
 {
 	struct tlbp_hint_fault_ops missing;
 	struct tlbp_hint_fault hf;
@@ -380,9 +363,8 @@ START_TEST(test_hint_fault_init_bad_input)
 	ck_assert_int_eq(tlbp_hint_fault_handle(&hf, NULL), -EINVAL);
 	ck_assert_str_eq(sc.trace, "");
 }
-END_TEST
 
-START_TEST(test_hint_path_name_all)
+TV_CASE(test_hint_path_name_all)
 {
 	ck_assert_str_eq(tlbp_hint_path_name(TLBP_HINT_PTE_CHANGED), "pte-changed");
 	ck_assert_str_eq(tlbp_hint_path_name(TLBP_HINT_NO_FOLIO), "no-folio");
@@ -394,34 +376,23 @@ START_TEST(test_hint_path_name_all)
 			 "migrate-failed-pte-changed");
 	ck_assert_ptr_null(tlbp_hint_path_name((enum tlbp_hint_path)7));
 }
-END_TEST
 
-static Suite *hint_fault_suite(void)
-{
-	Suite *s = suite_create("hint_fault");
-	TCase *tc = tcase_create("core");
-
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_loop_test(tc, test_hint_fault_handle_pte_changed, 0, TLBP_HINT_POLICY_NR);
-	tcase_add_test(tc, test_hint_fault_handle_no_folio_deferred);
-	tcase_add_test(tc, test_hint_fault_handle_no_folio_eager);
-	tcase_add_test(tc, test_hint_fault_handle_no_target_deferred);
-	tcase_add_test(tc, test_hint_fault_handle_no_target_eager);
-	tcase_add_test(tc, test_hint_fault_handle_prepare_fails_deferred);
-	tcase_add_test(tc, test_hint_fault_handle_prepare_fails_eager);
-	tcase_add_test(tc, test_hint_fault_handle_migrated_deferred);
-	tcase_add_test(tc, test_hint_fault_handle_migrated_eager);
-	tcase_add_test(tc, test_hint_fault_handle_migrate_fails_deferred);
-	tcase_add_test(tc, test_hint_fault_handle_migrate_fails_eager);
-	tcase_add_test(tc, test_hint_fault_handle_migrate_fails_pte_changed_deferred);
-	tcase_add_test(tc, test_hint_fault_handle_migrate_fails_pte_changed_eager);
-	tcase_add_test(tc, test_hint_fault_init_bad_input);
-	tcase_add_test(tc, test_hint_path_name_all);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	return run_suite(hint_fault_suite());
-}
+const struct tv_case tv_hint_fault_cases[] = {
+	TV_LOOP(test_hint_fault_handle_pte_changed, setup, 0, TLBP_HINT_POLICY_NR),
+	TV_ENTRY(test_hint_fault_handle_no_folio_deferred, setup),
+	TV_ENTRY(test_hint_fault_handle_no_folio_eager, setup),
+	TV_ENTRY(test_hint_fault_handle_no_target_deferred, setup),
+	TV_ENTRY(test_hint_fault_handle_no_target_eager, setup),
+	TV_ENTRY(test_hint_fault_handle_prepare_fails_deferred, setup),
+	TV_ENTRY(test_hint_fault_handle_prepare_fails_eager, setup),
+	TV_ENTRY(test_hint_fault_handle_migrated_deferred, setup),
+	TV_ENTRY(test_hint_fault_handle_migrated_eager, setup),
+	TV_ENTRY(test_hint_fault_handle_migrate_fails_deferred, setup),
+	TV_ENTRY(test_hint_fault_handle_migrate_fails_eager, setup),
+	TV_ENTRY(test_hint_fault_handle_migrate_fails_pte_changed_deferred, setup),
+	TV_ENTRY(test_hint_fault_handle_migrate_fails_pte_changed_eager, setup),
+	TV_ENTRY(test_hint_fault_init_bad_input, setup),
+	TV_ENTRY(test_hint_path_name_all, setup),
+};
+const unsigned int tv_hint_fault_nr_cases =
+	sizeof(tv_hint_fault_cases) / sizeof(tv_hint_fault_cases[0]);

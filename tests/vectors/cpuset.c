@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
-#include <errno.h>
-#include <stdlib.h>
-#include <string.h>
-#include <check.h>
+#include "tv.h"
 #include <tlbpolicy/cpuset.h>
-#include "suite_runner.h"
 
 #define MAXW TLBP_CPUSET_WORDS(TLBP_CPUSET_MAX_CPUS)
 
@@ -16,7 +12,7 @@ static void setup_set(unsigned int nr)
 	ck_assert_int_eq(tlbp_cpuset_init(&set, buf, sizeof(buf), nr), 0);
 }
 
-START_TEST(test_cpuset_size_bounds)
+TV_CASE(test_cpuset_size_bounds)
 {
 	ck_assert_uint_eq(tlbp_cpuset_size(0), 0);
 	ck_assert_uint_eq(tlbp_cpuset_size(1), sizeof(unsigned long));
@@ -25,9 +21,8 @@ START_TEST(test_cpuset_size_bounds)
 	ck_assert_uint_eq(tlbp_cpuset_size(8192), 8192 / 8);
 	ck_assert_uint_eq(tlbp_cpuset_size(8193), 0);
 }
-END_TEST
 
-START_TEST(test_cpuset_init_bad_input)
+TV_CASE(test_cpuset_init_bad_input)
 {
 	struct tlbp_cpuset s = { .bits = (unsigned long *)0x1, .nr_cpus = 7 };
 	unsigned long small[1] = { 0xdead };
@@ -42,9 +37,8 @@ START_TEST(test_cpuset_init_bad_input)
 	ck_assert_uint_eq(s.nr_cpus, 7);
 	ck_assert_uint_eq(small[0], 0xdead);
 }
-END_TEST
 
-START_TEST(test_cpuset_init_clears_storage)
+TV_CASE(test_cpuset_init_clears_storage)
 {
 	memset(buf, 0xff, sizeof(buf));
 	setup_set(130);
@@ -52,9 +46,8 @@ START_TEST(test_cpuset_init_clears_storage)
 	ck_assert_uint_eq(tlbp_cpuset_weight(&set), 0);
 	ck_assert_uint_eq(tlbp_cpuset_nr_cpus(&set), 130);
 }
-END_TEST
 
-START_TEST(test_cpuset_wrap_keeps_bits)
+TV_CASE(test_cpuset_wrap_keeps_bits)
 {
 	unsigned long words[2] = { 0x5, 0x1 };
 	struct tlbp_cpuset s;
@@ -63,9 +56,8 @@ START_TEST(test_cpuset_wrap_keeps_bits)
 	ck_assert_uint_eq(tlbp_cpuset_weight(&s), 3);
 	ck_assert(tlbp_cpuset_test(&s, 64));
 }
-END_TEST
 
-START_TEST(test_cpuset_wrap_rejects_tail_bits)
+TV_CASE(test_cpuset_wrap_rejects_tail_bits)
 {
 	unsigned long words[2] = { 0, 0x2 };
 	struct tlbp_cpuset s = { 0 };
@@ -79,9 +71,8 @@ START_TEST(test_cpuset_wrap_rejects_tail_bits)
 	ck_assert_int_eq(tlbp_cpuset_wrap(&s, words, sizeof(words), 128), 0);
 	ck_assert_uint_eq(tlbp_cpuset_weight(&s), 64);
 }
-END_TEST
 
-START_TEST(test_cpuset_set_clear_test)
+TV_CASE(test_cpuset_set_clear_test)
 {
 	setup_set(200);
 	ck_assert_int_eq(tlbp_cpuset_set(&set, 0), 0);
@@ -97,9 +88,8 @@ START_TEST(test_cpuset_set_clear_test)
 	ck_assert(!tlbp_cpuset_test(&set, 63));
 	ck_assert_uint_eq(tlbp_cpuset_weight(&set), 3);
 }
-END_TEST
 
-START_TEST(test_cpuset_set_out_of_range)
+TV_CASE(test_cpuset_set_out_of_range)
 {
 	setup_set(200);
 	ck_assert_int_eq(tlbp_cpuset_set(&set, 200), -EINVAL);
@@ -112,9 +102,8 @@ START_TEST(test_cpuset_set_out_of_range)
 	ck_assert(tlbp_cpuset_empty(&set));
 	ck_assert_uint_eq(buf[200 / TLBP_BITS_PER_LONG], 0);
 }
-END_TEST
 
-START_TEST(test_cpuset_null_queries)
+TV_CASE(test_cpuset_null_queries)
 {
 	ck_assert(tlbp_cpuset_empty(NULL));
 	ck_assert_uint_eq(tlbp_cpuset_weight(NULL), 0);
@@ -123,9 +112,8 @@ START_TEST(test_cpuset_null_queries)
 	ck_assert_uint_eq(tlbp_cpuset_any_but(NULL, 0), 0);
 	tlbp_cpuset_zero(NULL);
 }
-END_TEST
 
-START_TEST(test_cpuset_or_merges_words)
+TV_CASE(test_cpuset_or_merges_words)
 {
 	unsigned long sbuf[MAXW];
 	struct tlbp_cpuset src;
@@ -140,9 +128,8 @@ START_TEST(test_cpuset_or_merges_words)
 	ck_assert(tlbp_cpuset_test(&set, 383));
 	ck_assert(tlbp_cpuset_test(&set, 8191));
 }
-END_TEST
 
-START_TEST(test_cpuset_or_larger_source)
+TV_CASE(test_cpuset_or_larger_source)
 {
 	unsigned long sbuf[MAXW];
 	struct tlbp_cpuset src;
@@ -156,9 +143,8 @@ START_TEST(test_cpuset_or_larger_source)
 	ck_assert_int_eq(tlbp_cpuset_or(&set, NULL), -EINVAL);
 	ck_assert(tlbp_cpuset_empty(&set));
 }
-END_TEST
 
-START_TEST(test_cpuset_copy_clears_rest)
+TV_CASE(test_cpuset_copy_clears_rest)
 {
 	unsigned long sbuf[2];
 	struct tlbp_cpuset src;
@@ -172,9 +158,8 @@ START_TEST(test_cpuset_copy_clears_rest)
 	ck_assert_uint_eq(tlbp_cpuset_weight(&set), 1);
 	ck_assert(tlbp_cpuset_test(&set, 99));
 }
-END_TEST
 
-START_TEST(test_cpuset_next_walks_8192)
+TV_CASE(test_cpuset_next_walks_8192)
 {
 	unsigned int cpu, n = 0, last = 0;
 
@@ -194,17 +179,15 @@ START_TEST(test_cpuset_next_walks_8192)
 	ck_assert_uint_eq(tlbp_cpuset_next(&set, 8192), 8192);
 	ck_assert_uint_eq(tlbp_cpuset_next(&set, 100000), 8192);
 }
-END_TEST
 
-START_TEST(test_cpuset_next_empty)
+TV_CASE(test_cpuset_next_empty)
 {
 	setup_set(130);
 	ck_assert_uint_eq(tlbp_cpuset_next(&set, 0), 130);
 	ck_assert_uint_eq(tlbp_cpuset_next(&set, 129), 130);
 }
-END_TEST
 
-START_TEST(test_cpuset_any_but_cases)
+TV_CASE(test_cpuset_any_but_cases)
 {
 	setup_set(384);
 	ck_assert_uint_eq(tlbp_cpuset_any_but(&set, 0), 384);
@@ -216,32 +199,22 @@ START_TEST(test_cpuset_any_but_cases)
 	ck_assert_uint_eq(tlbp_cpuset_any_but(&set, 7), 300);
 	ck_assert_uint_eq(tlbp_cpuset_any_but(&set, 300), 7);
 }
-END_TEST
 
-static Suite *cpuset_suite(void)
-{
-	Suite *s = suite_create("cpuset");
-	TCase *tc = tcase_create("core");
-
-	tcase_add_test(tc, test_cpuset_size_bounds);
-	tcase_add_test(tc, test_cpuset_init_bad_input);
-	tcase_add_test(tc, test_cpuset_init_clears_storage);
-	tcase_add_test(tc, test_cpuset_wrap_keeps_bits);
-	tcase_add_test(tc, test_cpuset_wrap_rejects_tail_bits);
-	tcase_add_test(tc, test_cpuset_set_clear_test);
-	tcase_add_test(tc, test_cpuset_set_out_of_range);
-	tcase_add_test(tc, test_cpuset_null_queries);
-	tcase_add_test(tc, test_cpuset_or_merges_words);
-	tcase_add_test(tc, test_cpuset_or_larger_source);
-	tcase_add_test(tc, test_cpuset_copy_clears_rest);
-	tcase_add_test(tc, test_cpuset_next_walks_8192);
-	tcase_add_test(tc, test_cpuset_next_empty);
-	tcase_add_test(tc, test_cpuset_any_but_cases);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	return run_suite(cpuset_suite());
-}
+const struct tv_case tv_cpuset_cases[] = {
+	TV_ENTRY(test_cpuset_size_bounds, NULL),
+	TV_ENTRY(test_cpuset_init_bad_input, NULL),
+	TV_ENTRY(test_cpuset_init_clears_storage, NULL),
+	TV_ENTRY(test_cpuset_wrap_keeps_bits, NULL),
+	TV_ENTRY(test_cpuset_wrap_rejects_tail_bits, NULL),
+	TV_ENTRY(test_cpuset_set_clear_test, NULL),
+	TV_ENTRY(test_cpuset_set_out_of_range, NULL),
+	TV_ENTRY(test_cpuset_null_queries, NULL),
+	TV_ENTRY(test_cpuset_or_merges_words, NULL),
+	TV_ENTRY(test_cpuset_or_larger_source, NULL),
+	TV_ENTRY(test_cpuset_copy_clears_rest, NULL),
+	TV_ENTRY(test_cpuset_next_walks_8192, NULL),
+	TV_ENTRY(test_cpuset_next_empty, NULL),
+	TV_ENTRY(test_cpuset_any_but_cases, NULL),
+};
+const unsigned int tv_cpuset_nr_cases =
+	sizeof(tv_cpuset_cases) / sizeof(tv_cpuset_cases[0]);

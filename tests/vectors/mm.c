@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
-#include <errno.h>
-#include <stdlib.h>
-#include <check.h>
+#include "tv.h"
 #include <tlbpolicy/mm.h>
 #include "fake_ops.h"
-#include "suite_runner.h"
 
 static struct fake_ops fake;
 static struct tlbp_mm mm;
@@ -20,7 +17,7 @@ static int make_word(int pending, int flushed)
 	return pending | (flushed << TLBP_MM_GEN_FLUSHED_SHIFT);
 }
 
-START_TEST(test_mm_init_bad_input)
+TV_CASE(test_mm_init_bad_input)
 {
 	struct tlbp_flush_ops no_flush = { .flush_mm = fake_flush_ops.flush_mm };
 	struct tlbp_flush_ops no_flush_mm = { .flush = fake_flush_ops.flush };
@@ -35,18 +32,16 @@ START_TEST(test_mm_init_bad_input)
 	ck_assert_int_eq(tlbp_atomic_read(&m.batched_gen), 77);
 	ck_assert_ptr_null(m.ops);
 }
-END_TEST
 
-START_TEST(test_mm_init_starts_clean)
+TV_CASE(test_mm_init_starts_clean)
 {
 	ck_assert(!tlbp_mm_batched_pending(&mm));
 	ck_assert(!tlbp_mm_flush_pending(&mm));
 	ck_assert(!tlbp_mm_flush_nested(&mm));
 	ck_assert_int_eq(tlbp_mm_batched_gen(&mm), 0);
 }
-END_TEST
 
-START_TEST(test_mm_null_queries)
+TV_CASE(test_mm_null_queries)
 {
 	bool flushed = true;
 
@@ -60,9 +55,8 @@ START_TEST(test_mm_null_queries)
 	ck_assert_int_eq(tlbp_mm_inc_flush_pending(NULL), -EINVAL);
 	ck_assert_int_eq(tlbp_mm_dec_flush_pending(NULL), -EINVAL);
 }
-END_TEST
 
-START_TEST(test_mm_mark_batched_pending_outstanding)
+TV_CASE(test_mm_mark_batched_pending_outstanding)
 {
 	ck_assert_int_eq(tlbp_mm_mark_batched_pending(&mm), 0);
 	ck_assert(tlbp_mm_batched_pending(&mm));
@@ -70,9 +64,8 @@ START_TEST(test_mm_mark_batched_pending_outstanding)
 	ck_assert_int_eq(tlbp_mm_mark_batched_pending(&mm), 0);
 	ck_assert_int_eq(tlbp_mm_batched_gen(&mm), make_word(2, 0));
 }
-END_TEST
 
-START_TEST(test_mm_flush_batched_pending_nothing_outstanding)
+TV_CASE(test_mm_flush_batched_pending_nothing_outstanding)
 {
 	bool flushed = true;
 
@@ -82,9 +75,8 @@ START_TEST(test_mm_flush_batched_pending_nothing_outstanding)
 	/* The optional out parameter may be NULL. */
 	ck_assert_int_eq(tlbp_mm_flush_batched_pending(&mm, NULL), 0);
 }
-END_TEST
 
-START_TEST(test_mm_flush_batched_pending_flushes_once)
+TV_CASE(test_mm_flush_batched_pending_flushes_once)
 {
 	bool flushed = false;
 
@@ -100,9 +92,8 @@ START_TEST(test_mm_flush_batched_pending_flushes_once)
 	ck_assert_int_eq(tlbp_mm_flush_batched_pending(&mm, NULL), 0);
 	ck_assert_uint_eq(fake.nr[FAKE_FLUSH_MM], 1);
 }
-END_TEST
 
-START_TEST(test_mm_flush_batched_pending_op_fails)
+TV_CASE(test_mm_flush_batched_pending_op_fails)
 {
 	bool flushed = true;
 
@@ -116,9 +107,8 @@ START_TEST(test_mm_flush_batched_pending_op_fails)
 	ck_assert(flushed);
 	ck_assert(!tlbp_mm_batched_pending(&mm));
 }
-END_TEST
 
-START_TEST(test_mm_mark_batched_pending_overflow_resets)
+TV_CASE(test_mm_mark_batched_pending_overflow_resets)
 {
 	int large = TLBP_MM_GEN_PENDING_LARGE;
 
@@ -134,9 +124,8 @@ START_TEST(test_mm_mark_batched_pending_overflow_resets)
 	ck_assert_int_eq(tlbp_mm_batched_gen(&mm), make_word(1, 0));
 	ck_assert(tlbp_mm_batched_pending(&mm));
 }
-END_TEST
 
-START_TEST(test_mm_mark_batched_pending_never_aliases)
+TV_CASE(test_mm_mark_batched_pending_never_aliases)
 {
 	const int guard = 1 << (TLBP_MM_GEN_FLUSHED_SHIFT - 1);
 	unsigned int i, bad_at = 0;
@@ -164,7 +153,6 @@ START_TEST(test_mm_mark_batched_pending_never_aliases)
 		      (unsigned int)tlbp_mm_batched_gen(&mm));
 	ck_assert_uint_gt(fake.nr[FAKE_FLUSH_MM], 50000);
 }
-END_TEST
 
 /* --- the lost-flush interleaving --------------------------------------- */
 
@@ -173,7 +161,7 @@ static void producer_defers(void *arg)
 	tlbp_mm_mark_batched_pending(arg);
 }
 
-START_TEST(test_mm_flush_batched_pending_keeps_concurrent_deferral)
+TV_CASE(test_mm_flush_batched_pending_keeps_concurrent_deferral)
 {
 	bool flushed;
 
@@ -195,7 +183,6 @@ START_TEST(test_mm_flush_batched_pending_keeps_concurrent_deferral)
 	ck_assert_uint_eq(fake.nr[FAKE_FLUSH_MM], 2);
 	ck_assert(!tlbp_mm_batched_pending(&mm));
 }
-END_TEST
 
 /*
  * The pre-2021 scheme, a bool set by producers and cleared by the drainer
@@ -218,7 +205,7 @@ static void naive_drain(struct naive_mm *n)
 	n->flag = false;
 }
 
-START_TEST(test_mm_flush_batched_pending_naive_flag_loses)
+TV_CASE(test_mm_flush_batched_pending_naive_flag_loses)
 {
 	struct naive_mm naive = { .flag = false };
 
@@ -230,11 +217,10 @@ START_TEST(test_mm_flush_batched_pending_naive_flag_loses)
 	 * outstanding: the flush is lost. The generation pair above keeps it. */
 	ck_assert(!naive.flag);
 }
-END_TEST
 
 /* --- tlb_flush_pending ------------------------------------------------- */
 
-START_TEST(test_mm_inc_flush_pending_nested)
+TV_CASE(test_mm_inc_flush_pending_nested)
 {
 	ck_assert_int_eq(tlbp_mm_inc_flush_pending(&mm), 0);
 	ck_assert(tlbp_mm_flush_pending(&mm));
@@ -247,40 +233,28 @@ START_TEST(test_mm_inc_flush_pending_nested)
 	ck_assert_int_eq(tlbp_mm_dec_flush_pending(&mm), 0);
 	ck_assert(!tlbp_mm_flush_pending(&mm));
 }
-END_TEST
 
-START_TEST(test_mm_dec_flush_pending_underflow)
+TV_CASE(test_mm_dec_flush_pending_underflow)
 {
 	ck_assert_int_eq(tlbp_mm_dec_flush_pending(&mm), -EINVAL);
 	ck_assert_int_eq(tlbp_atomic_read(&mm.flush_pending), 0);
 	ck_assert(!tlbp_mm_flush_pending(&mm));
 }
-END_TEST
 
-static Suite *mm_suite(void)
-{
-	Suite *s = suite_create("mm");
-	TCase *tc = tcase_create("core");
-
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_mm_init_bad_input);
-	tcase_add_test(tc, test_mm_init_starts_clean);
-	tcase_add_test(tc, test_mm_null_queries);
-	tcase_add_test(tc, test_mm_mark_batched_pending_outstanding);
-	tcase_add_test(tc, test_mm_flush_batched_pending_nothing_outstanding);
-	tcase_add_test(tc, test_mm_flush_batched_pending_flushes_once);
-	tcase_add_test(tc, test_mm_flush_batched_pending_op_fails);
-	tcase_add_test(tc, test_mm_mark_batched_pending_overflow_resets);
-	tcase_add_test(tc, test_mm_mark_batched_pending_never_aliases);
-	tcase_add_test(tc, test_mm_flush_batched_pending_keeps_concurrent_deferral);
-	tcase_add_test(tc, test_mm_flush_batched_pending_naive_flag_loses);
-	tcase_add_test(tc, test_mm_inc_flush_pending_nested);
-	tcase_add_test(tc, test_mm_dec_flush_pending_underflow);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	return run_suite(mm_suite());
-}
+const struct tv_case tv_mm_cases[] = {
+	TV_ENTRY(test_mm_init_bad_input, setup),
+	TV_ENTRY(test_mm_init_starts_clean, setup),
+	TV_ENTRY(test_mm_null_queries, setup),
+	TV_ENTRY(test_mm_mark_batched_pending_outstanding, setup),
+	TV_ENTRY(test_mm_flush_batched_pending_nothing_outstanding, setup),
+	TV_ENTRY(test_mm_flush_batched_pending_flushes_once, setup),
+	TV_ENTRY(test_mm_flush_batched_pending_op_fails, setup),
+	TV_ENTRY(test_mm_mark_batched_pending_overflow_resets, setup),
+	TV_ENTRY(test_mm_mark_batched_pending_never_aliases, setup),
+	TV_ENTRY(test_mm_flush_batched_pending_keeps_concurrent_deferral, setup),
+	TV_ENTRY(test_mm_flush_batched_pending_naive_flag_loses, setup),
+	TV_ENTRY(test_mm_inc_flush_pending_nested, setup),
+	TV_ENTRY(test_mm_dec_flush_pending_underflow, setup),
+};
+const unsigned int tv_mm_nr_cases =
+	sizeof(tv_mm_cases) / sizeof(tv_mm_cases[0]);

@@ -1,11 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <check.h>
+#include "tv.h"
 #include <tlbpolicy/split.h>
-#include "suite_runner.h"
 
 #define PAGE 4096ULL
 #define NR_CPUS 16
@@ -159,7 +154,7 @@ static int split(enum tlbp_split_policy policy,
 	return tlbp_split_unmap(&s, f, res);
 }
 
-START_TEST(test_split_unmap_flush_counts_by_order)
+TV_CASE(test_split_unmap_flush_counts_by_order)
 {
 	unsigned int order = (unsigned int)_i;
 	unsigned int nr = 1U << order;
@@ -197,9 +192,8 @@ START_TEST(test_split_unmap_flush_counts_by_order)
 		ck_assert_uint_eq(fm.last_end, f.addr + nr * PAGE);
 	}
 }
-END_TEST
 
-START_TEST(test_split_unmap_per_pte_interleaves)
+TV_CASE(test_split_unmap_per_pte_interleaves)
 {
 	struct tlbp_split_folio f = folio_of(2);
 	struct tlbp_split_result res;
@@ -208,9 +202,8 @@ START_TEST(test_split_unmap_per_pte_interleaves)
 	ck_assert_int_eq(split(TLBP_SPLIT_FLUSH_PER_PTE, &f, &res), 0);
 	ck_assert_str_eq(fm.trace, "cFcFcFcFP");
 }
-END_TEST
 
-START_TEST(test_split_unmap_partially_mapped)
+TV_CASE(test_split_unmap_partially_mapped)
 {
 	struct tlbp_split_folio f = folio_of(4);
 	struct tlbp_split_result res;
@@ -222,9 +215,8 @@ START_TEST(test_split_unmap_partially_mapped)
 	ck_assert_str_eq(fm.trace, "cccccFP");
 	ck_assert_uint_eq(fm.last_end, f.addr + 5 * PAGE);
 }
-END_TEST
 
-START_TEST(test_split_unmap_inaccessible_needs_no_flush)
+TV_CASE(test_split_unmap_inaccessible_needs_no_flush)
 {
 	struct tlbp_split_folio f = folio_of(3);
 	struct tlbp_split_result res;
@@ -242,9 +234,8 @@ START_TEST(test_split_unmap_inaccessible_needs_no_flush)
 	ck_assert_int_eq(split(TLBP_SPLIT_FLUSH_BATCHED, &f, &res), 0);
 	ck_assert_uint_eq(res.nr_flushes, 1);
 }
-END_TEST
 
-START_TEST(test_split_unmap_hugetlb_never_batches)
+TV_CASE(test_split_unmap_hugetlb_never_batches)
 {
 	unsigned int p;
 
@@ -263,9 +254,8 @@ START_TEST(test_split_unmap_hugetlb_never_batches)
 		ck_assert_str_eq(fm.trace, "cAP");
 	}
 }
-END_TEST
 
-START_TEST(test_split_unmap_pmd_flag_only_pmd_mappable)
+TV_CASE(test_split_unmap_pmd_flag_only_pmd_mappable)
 {
 	struct tlbp_split_folio f = folio_of(4);
 	struct tlbp_split_result res;
@@ -280,9 +270,8 @@ START_TEST(test_split_unmap_pmd_flag_only_pmd_mappable)
 	ck_assert_int_eq(split(TLBP_SPLIT_FLUSH_BATCHED, &f, &res), 0);
 	ck_assert(res.split_huge_pmd);
 }
-END_TEST
 
-START_TEST(test_split_unmap_clear_fails_flushes_first)
+TV_CASE(test_split_unmap_clear_fails_flushes_first)
 {
 	struct tlbp_split_folio f = folio_of(3);
 	struct tlbp_split_result res;
@@ -294,9 +283,8 @@ START_TEST(test_split_unmap_clear_fails_flushes_first)
 	ck_assert(!res.proceeded);
 	ck_assert(!tlbp_batch_flush_required(&batch));
 }
-END_TEST
 
-START_TEST(test_split_unmap_flush_fails_keeps_owed)
+TV_CASE(test_split_unmap_flush_fails_keeps_owed)
 {
 	unsigned int p;
 
@@ -314,9 +302,8 @@ START_TEST(test_split_unmap_flush_fails_keeps_owed)
 		ck_assert(tlbp_batch_flush_required(&batch));
 	}
 }
-END_TEST
 
-START_TEST(test_split_unmap_clear_fails_then_flush_fails)
+TV_CASE(test_split_unmap_clear_fails_then_flush_fails)
 {
 	struct tlbp_split_folio f = folio_of(2);
 	struct tlbp_split_result res;
@@ -330,9 +317,8 @@ START_TEST(test_split_unmap_clear_fails_then_flush_fails)
 	ck_assert(tlbp_batch_flush_required(&batch));
 	ck_assert_uint_eq(fm.proceeds, 0);
 }
-END_TEST
 
-START_TEST(test_split_unmap_add_pending_fails)
+TV_CASE(test_split_unmap_add_pending_fails)
 {
 	struct tlbp_split_folio f = folio_of(3);
 	struct tlbp_split_result res;
@@ -345,9 +331,8 @@ START_TEST(test_split_unmap_add_pending_fails)
 	ck_assert(!tlbp_batch_flush_required(&batch));
 	ck_assert(!res.proceeded);
 }
-END_TEST
 
-START_TEST(test_split_unmap_proceed_error_passes_through)
+TV_CASE(test_split_unmap_proceed_error_passes_through)
 {
 	struct tlbp_split_folio f = folio_of(1);
 	struct tlbp_split_result res;
@@ -358,9 +343,8 @@ START_TEST(test_split_unmap_proceed_error_passes_through)
 	ck_assert(res.proceeded);
 	ck_assert_str_eq(fm.trace, "ccFP");
 }
-END_TEST
 
-START_TEST(test_split_bad_input)
+TV_CASE(test_split_bad_input)
 {
 	struct tlbp_split_ops no_clear = { .proceed = op_proceed };
 	struct tlbp_split_ops no_proceed = { .clear_pte = op_clear_pte };
@@ -400,31 +384,20 @@ START_TEST(test_split_bad_input)
 	ck_assert_uint_eq(fm.len, 0);
 	ck_assert_uint_eq(fm.pte[0], TLBP_PTE_PRESENT);
 }
-END_TEST
 
-static Suite *split_suite(void)
-{
-	Suite *s = suite_create("split");
-	TCase *tc = tcase_create("core");
-
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_loop_test(tc, test_split_unmap_flush_counts_by_order, 2, 10);
-	tcase_add_test(tc, test_split_unmap_per_pte_interleaves);
-	tcase_add_test(tc, test_split_unmap_partially_mapped);
-	tcase_add_test(tc, test_split_unmap_inaccessible_needs_no_flush);
-	tcase_add_test(tc, test_split_unmap_hugetlb_never_batches);
-	tcase_add_test(tc, test_split_unmap_pmd_flag_only_pmd_mappable);
-	tcase_add_test(tc, test_split_unmap_clear_fails_flushes_first);
-	tcase_add_test(tc, test_split_unmap_flush_fails_keeps_owed);
-	tcase_add_test(tc, test_split_unmap_clear_fails_then_flush_fails);
-	tcase_add_test(tc, test_split_unmap_add_pending_fails);
-	tcase_add_test(tc, test_split_unmap_proceed_error_passes_through);
-	tcase_add_test(tc, test_split_bad_input);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	return run_suite(split_suite());
-}
+const struct tv_case tv_split_cases[] = {
+	TV_LOOP(test_split_unmap_flush_counts_by_order, setup, 2, 10),
+	TV_ENTRY(test_split_unmap_per_pte_interleaves, setup),
+	TV_ENTRY(test_split_unmap_partially_mapped, setup),
+	TV_ENTRY(test_split_unmap_inaccessible_needs_no_flush, setup),
+	TV_ENTRY(test_split_unmap_hugetlb_never_batches, setup),
+	TV_ENTRY(test_split_unmap_pmd_flag_only_pmd_mappable, setup),
+	TV_ENTRY(test_split_unmap_clear_fails_flushes_first, setup),
+	TV_ENTRY(test_split_unmap_flush_fails_keeps_owed, setup),
+	TV_ENTRY(test_split_unmap_clear_fails_then_flush_fails, setup),
+	TV_ENTRY(test_split_unmap_add_pending_fails, setup),
+	TV_ENTRY(test_split_unmap_proceed_error_passes_through, setup),
+	TV_ENTRY(test_split_bad_input, setup),
+};
+const unsigned int tv_split_nr_cases =
+	sizeof(tv_split_cases) / sizeof(tv_split_cases[0]);

@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
-#include <errno.h>
-#include <stdlib.h>
-#include <string.h>
-#include <check.h>
+#include "tv.h"
 #include <tlbpolicy/batch.h>
 #include "fake_ops.h"
-#include "suite_runner.h"
 
 #define PAGE 4096ULL
 #define MAXW TLBP_CPUSET_WORDS(TLBP_CPUSET_MAX_CPUS)
@@ -101,7 +97,7 @@ static void assert_unchanged(const struct snapshot *s)
 
 /* --- init ---------------------------------------------------------------- */
 
-START_TEST(test_batch_config_default_values)
+TV_CASE(test_batch_config_default_values)
 {
 	struct tlbp_batch_config cfg;
 
@@ -114,9 +110,8 @@ START_TEST(test_batch_config_default_values)
 	ck_assert_uint_eq(tlbp_batch_cpus_size(384), 48);
 	ck_assert_uint_eq(tlbp_batch_cpus_size(0), 0);
 }
-END_TEST
 
-START_TEST(test_batch_init_bad_input)
+TV_CASE(test_batch_init_bad_input)
 {
 	struct tlbp_flush_ops no_flush = { .flush_mm = fake_flush_ops.flush_mm };
 	struct tlbp_flush_ops no_flush_mm = { .flush = fake_flush_ops.flush };
@@ -148,9 +143,8 @@ START_TEST(test_batch_init_bad_input)
 	ck_assert_uint_eq(words[0], 0x1234);
 	ck_assert_uint_eq(words[1], 0x5678);
 }
-END_TEST
 
-START_TEST(test_batch_init_starts_empty)
+TV_CASE(test_batch_init_starts_empty)
 {
 	ck_assert(!tlbp_batch_flush_required(&batch));
 	ck_assert(!tlbp_batch_writable(&batch));
@@ -159,7 +153,6 @@ START_TEST(test_batch_init_starts_empty)
 	ck_assert(!tlbp_batch_writable(NULL));
 	ck_assert_ptr_null(tlbp_batch_cpus(NULL));
 }
-END_TEST
 
 /* --- should_defer -------------------------------------------------------- */
 
@@ -172,7 +165,7 @@ static struct tlbp_defer_decision decide(unsigned int this_cpu, bool requested)
 	return d;
 }
 
-START_TEST(test_batch_should_defer_not_requested)
+TV_CASE(test_batch_should_defer_not_requested)
 {
 	struct tlbp_defer_decision d;
 
@@ -181,9 +174,8 @@ START_TEST(test_batch_should_defer_not_requested)
 	ck_assert(!d.defer);
 	ck_assert_int_eq(d.reason, TLBP_DEFER_NOT_REQUESTED);
 }
-END_TEST
 
-START_TEST(test_batch_should_defer_mm_local)
+TV_CASE(test_batch_should_defer_mm_local)
 {
 	struct tlbp_defer_decision d;
 
@@ -195,9 +187,8 @@ START_TEST(test_batch_should_defer_mm_local)
 	ck_assert(!d.defer);
 	ck_assert_int_eq(d.reason, TLBP_DEFER_MM_LOCAL);
 }
-END_TEST
 
-START_TEST(test_batch_should_defer_mm_remote)
+TV_CASE(test_batch_should_defer_mm_remote)
 {
 	struct tlbp_defer_decision d;
 
@@ -207,9 +198,8 @@ START_TEST(test_batch_should_defer_mm_remote)
 	ck_assert(d.defer);
 	ck_assert_int_eq(d.reason, TLBP_DEFER_MM_REMOTE);
 }
-END_TEST
 
-START_TEST(test_batch_should_defer_policy_always)
+TV_CASE(test_batch_should_defer_policy_always)
 {
 	struct tlbp_defer_decision d;
 
@@ -220,9 +210,8 @@ START_TEST(test_batch_should_defer_policy_always)
 	d = decide(0, false);
 	ck_assert(!d.defer);
 }
-END_TEST
 
-START_TEST(test_batch_should_defer_bad_input)
+TV_CASE(test_batch_should_defer_bad_input)
 {
 	struct tlbp_defer_decision d = { .defer = true, .reason = 42 };
 	unsigned long big_words[3];
@@ -237,11 +226,10 @@ START_TEST(test_batch_should_defer_bad_input)
 	ck_assert(d.defer);
 	ck_assert_int_eq(d.reason, 42);
 }
-END_TEST
 
 /* --- accessibility ------------------------------------------------------- */
 
-START_TEST(test_pte_accessible_rules)
+TV_CASE(test_pte_accessible_rules)
 {
 	ck_assert(tlbp_pte_accessible(&mm, TLBP_PTE_PRESENT));
 	ck_assert(tlbp_pte_accessible(NULL, TLBP_PTE_PRESENT));
@@ -255,11 +243,10 @@ START_TEST(test_pte_accessible_rules)
 	tlbp_mm_dec_flush_pending(&mm);
 	ck_assert(!tlbp_pte_accessible(&mm, TLBP_PTE_PROTNONE));
 }
-END_TEST
 
 /* --- add_pending --------------------------------------------------------- */
 
-START_TEST(test_batch_add_pending_inaccessible_skipped)
+TV_CASE(test_batch_add_pending_inaccessible_skipped)
 {
 	enum tlbp_add_reason why = TLBP_ADD_QUEUED;
 
@@ -278,9 +265,8 @@ START_TEST(test_batch_add_pending_inaccessible_skipped)
 						PAGE, NULL), 0);
 	ck_assert(!tlbp_batch_flush_required(&batch));
 }
-END_TEST
 
-START_TEST(test_batch_add_pending_protnone_while_flush_pending)
+TV_CASE(test_batch_add_pending_protnone_while_flush_pending)
 {
 	tlbp_cpuset_set(&mm_cpus, 9);
 	tlbp_mm_inc_flush_pending(&mm);
@@ -289,9 +275,8 @@ START_TEST(test_batch_add_pending_protnone_while_flush_pending)
 	ck_assert(tlbp_cpuset_test(tlbp_batch_cpus(&batch), 9));
 	ck_assert(tlbp_mm_batched_pending(&mm));
 }
-END_TEST
 
-START_TEST(test_batch_add_pending_present_queues)
+TV_CASE(test_batch_add_pending_present_queues)
 {
 	tlbp_cpuset_set(&mm_cpus, 1);
 	tlbp_cpuset_set(&mm_cpus, 40);
@@ -306,9 +291,8 @@ START_TEST(test_batch_add_pending_present_queues)
 	ck_assert_uint_eq(fake.log[0].end, 12 * PAGE);
 	ck_assert_uint_eq(fake.nr[FAKE_FLUSH], 0);
 }
-END_TEST
 
-START_TEST(test_batch_add_pending_accumulates_cpus)
+TV_CASE(test_batch_add_pending_accumulates_cpus)
 {
 	queue(&mm, 0, 1, TLBP_PTE_PRESENT);
 	tlbp_cpuset_set(&mm_cpus, 7);
@@ -321,18 +305,16 @@ START_TEST(test_batch_add_pending_accumulates_cpus)
 	ck_assert(tlbp_cpuset_test(tlbp_batch_cpus(&batch), 8));
 	ck_assert_int_eq(tlbp_mm_batched_gen(&mm), 3);
 }
-END_TEST
 
-START_TEST(test_batch_add_pending_dirty_marks_writable)
+TV_CASE(test_batch_add_pending_dirty_marks_writable)
 {
 	queue(&mm, 0, 1, TLBP_PTE_PRESENT);
 	ck_assert(!tlbp_batch_writable(&batch));
 	queue(&mm, 1, 1, TLBP_PTE_PRESENT | TLBP_PTE_DIRTY);
 	ck_assert(tlbp_batch_writable(&batch));
 }
-END_TEST
 
-START_TEST(test_batch_add_pending_bad_input)
+TV_CASE(test_batch_add_pending_bad_input)
 {
 	unsigned long big_words[3];
 	struct tlbp_cpuset big;
@@ -358,9 +340,8 @@ START_TEST(test_batch_add_pending_bad_input)
 	ck_assert(tlbp_batch_flush_required(&batch));
 	ck_assert(tlbp_batch_writable(&batch));
 }
-END_TEST
 
-START_TEST(test_batch_add_pending_op_fails_escalates)
+TV_CASE(test_batch_add_pending_op_fails_escalates)
 {
 	enum tlbp_flush_reason why;
 
@@ -380,9 +361,8 @@ START_TEST(test_batch_add_pending_op_fails_escalates)
 	ck_assert_int_eq(tlbp_batch_flush(&batch, &why), 0);
 	ck_assert_int_eq(why, TLBP_FLUSH_RANGED);
 }
-END_TEST
 
-START_TEST(test_batch_add_pending_without_optional_op)
+TV_CASE(test_batch_add_pending_without_optional_op)
 {
 	enum tlbp_flush_reason why;
 
@@ -393,11 +373,10 @@ START_TEST(test_batch_add_pending_without_optional_op)
 	ck_assert_int_eq(why, TLBP_FLUSH_RANGED);
 	ck_assert_uint_eq(fake.nr[FAKE_FLUSH], 1);
 }
-END_TEST
 
 /* --- flush --------------------------------------------------------------- */
 
-START_TEST(test_batch_flush_nothing_required)
+TV_CASE(test_batch_flush_nothing_required)
 {
 	enum tlbp_flush_reason why = TLBP_FLUSH_RANGED;
 
@@ -407,7 +386,6 @@ START_TEST(test_batch_flush_nothing_required)
 	ck_assert_uint_eq(fake.nr_calls, 0);
 	ck_assert_int_eq(tlbp_batch_flush(NULL, &why), -EINVAL);
 }
-END_TEST
 
 static struct fake_record *last_flush(void)
 {
@@ -416,7 +394,7 @@ static struct fake_record *last_flush(void)
 	return &fake.log[fake.nr_calls - 1];
 }
 
-START_TEST(test_batch_flush_ceiling_33_ranged)
+TV_CASE(test_batch_flush_ceiling_33_ranged)
 {
 	enum tlbp_flush_reason why;
 	struct fake_record *r;
@@ -438,9 +416,8 @@ START_TEST(test_batch_flush_ceiling_33_ranged)
 	ck_assert_uint_eq(r->cpu_weight, 1);
 	ck_assert_uint_eq(r->first_cpu, 4);
 }
-END_TEST
 
-START_TEST(test_batch_flush_ceiling_34_full)
+TV_CASE(test_batch_flush_ceiling_34_full)
 {
 	enum tlbp_flush_reason why;
 	struct fake_record *r;
@@ -455,9 +432,8 @@ START_TEST(test_batch_flush_ceiling_34_full)
 	ck_assert_uint_eq(r->nr_pages, 0);
 	ck_assert_ptr_eq(r->mm, &mm);
 }
-END_TEST
 
-START_TEST(test_batch_flush_ceiling_configurable)
+TV_CASE(test_batch_flush_ceiling_configurable)
 {
 	enum tlbp_flush_reason why;
 
@@ -475,9 +451,8 @@ START_TEST(test_batch_flush_ceiling_configurable)
 	ck_assert_int_eq(tlbp_batch_flush(&batch, &why), 0);
 	ck_assert_int_eq(why, TLBP_FLUSH_FULL_CEILING);
 }
-END_TEST
 
-START_TEST(test_batch_flush_multi_mm_full)
+TV_CASE(test_batch_flush_multi_mm_full)
 {
 	enum tlbp_flush_reason why;
 	struct fake_record *r;
@@ -492,9 +467,8 @@ START_TEST(test_batch_flush_multi_mm_full)
 	ck_assert(r->full);
 	ck_assert(!r->had_mm);
 }
-END_TEST
 
-START_TEST(test_batch_flush_resets)
+TV_CASE(test_batch_flush_resets)
 {
 	tlbp_cpuset_set(&mm_cpus, 1);
 	queue(&mm, 0, 1, TLBP_PTE_PRESENT | TLBP_PTE_DIRTY);
@@ -510,9 +484,8 @@ START_TEST(test_batch_flush_resets)
 	ck_assert(!last_flush()->writable);
 	ck_assert_uint_eq(fake.nr[FAKE_FLUSH], 2);
 }
-END_TEST
 
-START_TEST(test_batch_flush_op_fails_keeps_flush)
+TV_CASE(test_batch_flush_op_fails_keeps_flush)
 {
 	enum tlbp_flush_reason why = TLBP_FLUSH_NOT_REQUIRED;
 	struct snapshot s;
@@ -531,9 +504,8 @@ START_TEST(test_batch_flush_op_fails_keeps_flush)
 	ck_assert_int_eq(why, TLBP_FLUSH_RANGED);
 	ck_assert(!tlbp_batch_flush_required(&batch));
 }
-END_TEST
 
-START_TEST(test_batch_flush_dirty_only_when_writable)
+TV_CASE(test_batch_flush_dirty_only_when_writable)
 {
 	enum tlbp_flush_reason why;
 
@@ -550,9 +522,8 @@ START_TEST(test_batch_flush_dirty_only_when_writable)
 	ck_assert(!tlbp_batch_flush_required(&batch));
 	ck_assert_int_eq(tlbp_batch_flush_dirty(NULL, &why), -EINVAL);
 }
-END_TEST
 
-START_TEST(test_batch_flush_8192_cpus)
+TV_CASE(test_batch_flush_8192_cpus)
 {
 	struct tlbp_defer_decision d;
 	struct fake_record *r;
@@ -573,9 +544,8 @@ START_TEST(test_batch_flush_8192_cpus)
 	ck_assert_uint_eq(r->first_cpu, 0);
 	ck_assert(tlbp_cpuset_empty(tlbp_batch_cpus(&batch)));
 }
-END_TEST
 
-START_TEST(test_flush_reason_name_all)
+TV_CASE(test_flush_reason_name_all)
 {
 	ck_assert_str_eq(tlbp_flush_reason_name(TLBP_FLUSH_NOT_REQUIRED), "not-required");
 	ck_assert_str_eq(tlbp_flush_reason_name(TLBP_FLUSH_NOT_DIRTY), "not-dirty");
@@ -586,9 +556,8 @@ START_TEST(test_flush_reason_name_all)
 	ck_assert_str_eq(tlbp_flush_reason_name(TLBP_FLUSH_FULL_NESTED), "full-nested");
 	ck_assert_str_eq(tlbp_flush_reason_name((enum tlbp_flush_reason)99), "unknown");
 }
-END_TEST
 
-START_TEST(test_batch_drain_by_other_task)
+TV_CASE(test_batch_drain_by_other_task)
 {
 	bool flushed;
 
@@ -603,9 +572,8 @@ START_TEST(test_batch_drain_by_other_task)
 	ck_assert_int_eq(tlbp_batch_flush(&batch, NULL), 0);
 	ck_assert_uint_eq(fake.nr[FAKE_FLUSH], 1);
 }
-END_TEST
 
-START_TEST(test_clear_flush_accessible_ranged)
+TV_CASE(test_clear_flush_accessible_ranged)
 {
 	struct tlbp_batch_config cfg;
 	enum tlbp_flush_reason why;
@@ -631,9 +599,8 @@ START_TEST(test_clear_flush_accessible_ranged)
 	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, TLBP_PTE_PRESENT,
 					  0, PAGE, NULL), 0);
 }
-END_TEST
 
-START_TEST(test_clear_flush_inaccessible_skips)
+TV_CASE(test_clear_flush_inaccessible_skips)
 {
 	struct tlbp_batch_config cfg;
 	enum tlbp_flush_reason why = TLBP_FLUSH_RANGED;
@@ -648,9 +615,8 @@ START_TEST(test_clear_flush_inaccessible_skips)
 					  0, PAGE, &why), 0);
 	ck_assert_int_eq(why, TLBP_FLUSH_RANGED);
 }
-END_TEST
 
-START_TEST(test_clear_flush_bad_input_and_op_error)
+TV_CASE(test_clear_flush_bad_input_and_op_error)
 {
 	struct tlbp_batch_config cfg;
 	enum tlbp_flush_reason why = TLBP_FLUSH_NOT_DIRTY;
@@ -674,50 +640,39 @@ START_TEST(test_clear_flush_bad_input_and_op_error)
 	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, 1, 0, PAGE, &why), -EAGAIN);
 	ck_assert_int_eq(why, TLBP_FLUSH_NOT_DIRTY);
 }
-END_TEST
 
-static Suite *batch_suite(void)
-{
-	Suite *s = suite_create("batch");
-	TCase *tc = tcase_create("core");
-
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_batch_config_default_values);
-	tcase_add_test(tc, test_batch_init_bad_input);
-	tcase_add_test(tc, test_batch_init_starts_empty);
-	tcase_add_test(tc, test_batch_should_defer_not_requested);
-	tcase_add_test(tc, test_batch_should_defer_mm_local);
-	tcase_add_test(tc, test_batch_should_defer_mm_remote);
-	tcase_add_test(tc, test_batch_should_defer_policy_always);
-	tcase_add_test(tc, test_batch_should_defer_bad_input);
-	tcase_add_test(tc, test_pte_accessible_rules);
-	tcase_add_test(tc, test_batch_add_pending_inaccessible_skipped);
-	tcase_add_test(tc, test_batch_add_pending_protnone_while_flush_pending);
-	tcase_add_test(tc, test_batch_add_pending_present_queues);
-	tcase_add_test(tc, test_batch_add_pending_accumulates_cpus);
-	tcase_add_test(tc, test_batch_add_pending_dirty_marks_writable);
-	tcase_add_test(tc, test_batch_add_pending_bad_input);
-	tcase_add_test(tc, test_batch_add_pending_op_fails_escalates);
-	tcase_add_test(tc, test_batch_add_pending_without_optional_op);
-	tcase_add_test(tc, test_batch_flush_nothing_required);
-	tcase_add_test(tc, test_batch_flush_ceiling_33_ranged);
-	tcase_add_test(tc, test_batch_flush_ceiling_34_full);
-	tcase_add_test(tc, test_batch_flush_ceiling_configurable);
-	tcase_add_test(tc, test_batch_flush_multi_mm_full);
-	tcase_add_test(tc, test_batch_flush_resets);
-	tcase_add_test(tc, test_batch_flush_op_fails_keeps_flush);
-	tcase_add_test(tc, test_batch_flush_dirty_only_when_writable);
-	tcase_add_test(tc, test_batch_flush_8192_cpus);
-	tcase_add_test(tc, test_flush_reason_name_all);
-	tcase_add_test(tc, test_batch_drain_by_other_task);
-	tcase_add_test(tc, test_clear_flush_accessible_ranged);
-	tcase_add_test(tc, test_clear_flush_inaccessible_skips);
-	tcase_add_test(tc, test_clear_flush_bad_input_and_op_error);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	return run_suite(batch_suite());
-}
+const struct tv_case tv_batch_cases[] = {
+	TV_ENTRY(test_batch_config_default_values, setup),
+	TV_ENTRY(test_batch_init_bad_input, setup),
+	TV_ENTRY(test_batch_init_starts_empty, setup),
+	TV_ENTRY(test_batch_should_defer_not_requested, setup),
+	TV_ENTRY(test_batch_should_defer_mm_local, setup),
+	TV_ENTRY(test_batch_should_defer_mm_remote, setup),
+	TV_ENTRY(test_batch_should_defer_policy_always, setup),
+	TV_ENTRY(test_batch_should_defer_bad_input, setup),
+	TV_ENTRY(test_pte_accessible_rules, setup),
+	TV_ENTRY(test_batch_add_pending_inaccessible_skipped, setup),
+	TV_ENTRY(test_batch_add_pending_protnone_while_flush_pending, setup),
+	TV_ENTRY(test_batch_add_pending_present_queues, setup),
+	TV_ENTRY(test_batch_add_pending_accumulates_cpus, setup),
+	TV_ENTRY(test_batch_add_pending_dirty_marks_writable, setup),
+	TV_ENTRY(test_batch_add_pending_bad_input, setup),
+	TV_ENTRY(test_batch_add_pending_op_fails_escalates, setup),
+	TV_ENTRY(test_batch_add_pending_without_optional_op, setup),
+	TV_ENTRY(test_batch_flush_nothing_required, setup),
+	TV_ENTRY(test_batch_flush_ceiling_33_ranged, setup),
+	TV_ENTRY(test_batch_flush_ceiling_34_full, setup),
+	TV_ENTRY(test_batch_flush_ceiling_configurable, setup),
+	TV_ENTRY(test_batch_flush_multi_mm_full, setup),
+	TV_ENTRY(test_batch_flush_resets, setup),
+	TV_ENTRY(test_batch_flush_op_fails_keeps_flush, setup),
+	TV_ENTRY(test_batch_flush_dirty_only_when_writable, setup),
+	TV_ENTRY(test_batch_flush_8192_cpus, setup),
+	TV_ENTRY(test_flush_reason_name_all, setup),
+	TV_ENTRY(test_batch_drain_by_other_task, setup),
+	TV_ENTRY(test_clear_flush_accessible_ranged, setup),
+	TV_ENTRY(test_clear_flush_inaccessible_skips, setup),
+	TV_ENTRY(test_clear_flush_bad_input_and_op_error, setup),
+};
+const unsigned int tv_batch_nr_cases =
+	sizeof(tv_batch_cases) / sizeof(tv_batch_cases[0]);

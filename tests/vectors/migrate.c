@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <check.h>
+#include "tv.h"
 #include <tlbpolicy/migrate.h>
-#include "suite_runner.h"
 
 /*
  * The policies' definitions, transcribed from the table in the spec: the
@@ -31,7 +27,7 @@ static bool table_batches(enum tlbp_migrate_batch_policy p,
 	}
 }
 
-START_TEST(test_migrate_should_batch_exhaustive_table)
+TV_CASE(test_migrate_should_batch_exhaustive_table)
 {
 	static const unsigned int nr_folios[] = { 0, 1, 2, 512 };
 	static const unsigned int orders[] = { 0, 4, 9 };
@@ -73,7 +69,6 @@ START_TEST(test_migrate_should_batch_exhaustive_table)
 	ck_assert_uint_eq(cells, 4 * 3 * 4 * 3 * 4 * 2 * TLBP_MR_NR);
 	ck_assert_msg(wrong == 0, "%u cells wrong, first: %s", wrong, first);
 }
-END_TEST
 
 static struct tlbp_migrate_decision decide(enum tlbp_migrate_batch_policy p,
 					   unsigned int nr, unsigned int order,
@@ -91,7 +86,7 @@ static struct tlbp_migrate_decision decide(enum tlbp_migrate_batch_policy p,
 	return d;
 }
 
-START_TEST(test_migrate_should_batch_large_folio_mapped_once)
+TV_CASE(test_migrate_should_batch_large_folio_mapped_once)
 {
 	/* skip-single keeps batching a large folio: its PTEs share a flush. */
 	ck_assert(decide(TLBP_MIGRATE_BATCH_SKIP_SINGLE, 1, 9, 1, false,
@@ -105,9 +100,8 @@ START_TEST(test_migrate_should_batch_large_folio_mapped_once)
 	ck_assert(decide(TLBP_MIGRATE_BATCH_ALWAYS, 1, 9, 1, false,
 			 TLBP_MR_NUMA_MISPLACED).batch);
 }
-END_TEST
 
-START_TEST(test_migrate_should_batch_small_folio_mapped_twice)
+TV_CASE(test_migrate_should_batch_small_folio_mapped_twice)
 {
 	/* Two processes map it but the shared hint is not (yet) set. */
 	ck_assert_int_eq(decide(TLBP_MIGRATE_BATCH_SKIP_SINGLE, 1, 0, 2, false,
@@ -119,9 +113,8 @@ START_TEST(test_migrate_should_batch_small_folio_mapped_twice)
 	ck_assert(decide(TLBP_MIGRATE_BATCH_SKIP_SINGLE, 1, 0, 2, true,
 			 TLBP_MR_NUMA_MISPLACED).batch);
 }
-END_TEST
 
-START_TEST(test_migrate_should_batch_split_subfolios)
+TV_CASE(test_migrate_should_batch_split_subfolios)
 {
 	unsigned int p;
 
@@ -138,9 +131,8 @@ START_TEST(test_migrate_should_batch_split_subfolios)
 				TLBP_MR_NUMA_MISPLACED).why,
 			 TLBP_MB_NUMA_MISPLACED);
 }
-END_TEST
 
-START_TEST(test_migrate_should_batch_single_small_numa)
+TV_CASE(test_migrate_should_batch_single_small_numa)
 {
 	/* The case the patch is about: every new policy skips it. */
 	ck_assert(decide(TLBP_MIGRATE_BATCH_ALWAYS, 1, 0, 1, false, TLBP_MR_NUMA_MISPLACED).batch);
@@ -150,9 +142,8 @@ START_TEST(test_migrate_should_batch_single_small_numa)
 	/* ...but skip-numa still batches it for compaction. */
 	ck_assert(decide(TLBP_MIGRATE_BATCH_SKIP_NUMA, 1, 0, 1, false, TLBP_MR_COMPACTION).batch);
 }
-END_TEST
 
-START_TEST(test_migrate_should_batch_sync_modes)
+TV_CASE(test_migrate_should_batch_sync_modes)
 {
 	struct tlbp_migrate_folio f = {
 		.mode = TLBP_MIGRATE_SYNC_LIGHT, .reason = TLBP_MR_SYSCALL,
@@ -170,9 +161,8 @@ START_TEST(test_migrate_should_batch_sync_modes)
 	ck_assert(!d.batch);
 	ck_assert_int_eq(d.why, TLBP_MB_SYNC_MULTI_FOLIO);
 }
-END_TEST
 
-START_TEST(test_migrate_should_batch_bad_input)
+TV_CASE(test_migrate_should_batch_bad_input)
 {
 	struct tlbp_migrate_folio f = { .mode = TLBP_MIGRATE_ASYNC, .nr_folios = 1 };
 	struct tlbp_migrate_decision d = { .batch = true, .why = 77 };
@@ -192,9 +182,8 @@ START_TEST(test_migrate_should_batch_bad_input)
 	ck_assert(d.batch);
 	ck_assert_int_eq(d.why, 77);
 }
-END_TEST
 
-START_TEST(test_migrate_batch_policy_name_all)
+TV_CASE(test_migrate_batch_policy_name_all)
 {
 	ck_assert_str_eq(tlbp_migrate_batch_policy_name(TLBP_MIGRATE_BATCH_ALWAYS), "always");
 	ck_assert_str_eq(tlbp_migrate_batch_policy_name(TLBP_MIGRATE_BATCH_SKIP_NUMA), "skip-numa");
@@ -203,26 +192,16 @@ START_TEST(test_migrate_batch_policy_name_all)
 			 "skip-single-mapcount");
 	ck_assert_ptr_null(tlbp_migrate_batch_policy_name(TLBP_MIGRATE_BATCH_POLICY_NR));
 }
-END_TEST
 
-static Suite *migrate_suite(void)
-{
-	Suite *s = suite_create("migrate");
-	TCase *tc = tcase_create("core");
-
-	tcase_add_test(tc, test_migrate_should_batch_exhaustive_table);
-	tcase_add_test(tc, test_migrate_should_batch_large_folio_mapped_once);
-	tcase_add_test(tc, test_migrate_should_batch_small_folio_mapped_twice);
-	tcase_add_test(tc, test_migrate_should_batch_split_subfolios);
-	tcase_add_test(tc, test_migrate_should_batch_single_small_numa);
-	tcase_add_test(tc, test_migrate_should_batch_sync_modes);
-	tcase_add_test(tc, test_migrate_should_batch_bad_input);
-	tcase_add_test(tc, test_migrate_batch_policy_name_all);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	return run_suite(migrate_suite());
-}
+const struct tv_case tv_migrate_cases[] = {
+	TV_ENTRY(test_migrate_should_batch_exhaustive_table, NULL),
+	TV_ENTRY(test_migrate_should_batch_large_folio_mapped_once, NULL),
+	TV_ENTRY(test_migrate_should_batch_small_folio_mapped_twice, NULL),
+	TV_ENTRY(test_migrate_should_batch_split_subfolios, NULL),
+	TV_ENTRY(test_migrate_should_batch_single_small_numa, NULL),
+	TV_ENTRY(test_migrate_should_batch_sync_modes, NULL),
+	TV_ENTRY(test_migrate_should_batch_bad_input, NULL),
+	TV_ENTRY(test_migrate_batch_policy_name_all, NULL),
+};
+const unsigned int tv_migrate_nr_cases =
+	sizeof(tv_migrate_cases) / sizeof(tv_migrate_cases[0]);

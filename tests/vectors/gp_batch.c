@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
-#include <errno.h>
-#include <stdlib.h>
-#include <string.h>
-#include <check.h>
+#include "tv.h"
 #include <tlbpolicy/gp_batch.h>
-#include "suite_runner.h"
 
 #define MAX_ITEMS 1024
 
@@ -157,14 +153,13 @@ static unsigned int demote_syncs(enum tlbp_gp_policy p)
 	return syncs + res.syncs;
 }
 
-START_TEST(test_gp_batch_run_demote_1g_syncs)
+TV_CASE(test_gp_batch_run_demote_1g_syncs)
 {
 	ck_assert_uint_eq(demote_syncs(TLBP_GP_PER_ITEM), 513);
 	ck_assert_uint_eq(demote_syncs(TLBP_GP_BATCHED), 2);
 }
-END_TEST
 
-START_TEST(test_gp_batch_run_batched_shape)
+TV_CASE(test_gp_batch_run_batched_shape)
 {
 	struct tlbp_gp_result res;
 
@@ -176,9 +171,8 @@ START_TEST(test_gp_batch_run_batched_shape)
 	ck_assert_uint_eq(res.flushes, 1);
 	ck_assert_uint_eq(res.done, 4);
 }
-END_TEST
 
-START_TEST(test_gp_batch_run_per_item_shape)
+TV_CASE(test_gp_batch_run_per_item_shape)
 {
 	struct tlbp_gp_result res;
 
@@ -189,9 +183,8 @@ START_TEST(test_gp_batch_run_per_item_shape)
 	ck_assert_uint_eq(res.syncs, 3);
 	ck_assert_uint_eq(res.flushes, 3);
 }
-END_TEST
 
-START_TEST(test_gp_batch_run_nothing_needed)
+TV_CASE(test_gp_batch_run_nothing_needed)
 {
 	struct tlbp_gp_result res;
 	unsigned int p;
@@ -206,9 +199,8 @@ START_TEST(test_gp_batch_run_nothing_needed)
 		ck_assert_str_eq(wm.trace, "");
 	}
 }
-END_TEST
 
-START_TEST(test_gp_batch_run_sync_before_first_needed)
+TV_CASE(test_gp_batch_run_sync_before_first_needed)
 {
 	struct tlbp_gp_result res;
 
@@ -219,7 +211,6 @@ START_TEST(test_gp_batch_run_sync_before_first_needed)
 	ck_assert_uint_eq(res.not_needed, 4);
 	ck_assert_uint_eq(res.done, 2);
 }
-END_TEST
 
 /* Fail item @at (of 8) in both modes and both policies. */
 static void fail_at(unsigned int at)
@@ -261,25 +252,22 @@ static void fail_at(unsigned int at)
 	}
 }
 
-START_TEST(test_gp_batch_run_fail_first)
+TV_CASE(test_gp_batch_run_fail_first)
 {
 	fail_at(0);
 }
-END_TEST
 
-START_TEST(test_gp_batch_run_fail_middle)
+TV_CASE(test_gp_batch_run_fail_middle)
 {
 	fail_at(4);
 }
-END_TEST
 
-START_TEST(test_gp_batch_run_fail_last)
+TV_CASE(test_gp_batch_run_fail_last)
 {
 	fail_at(7);
 }
-END_TEST
 
-START_TEST(test_gp_batch_run_continue_keeps_first_error)
+TV_CASE(test_gp_batch_run_continue_keeps_first_error)
 {
 	struct tlbp_gp_result res;
 
@@ -293,9 +281,8 @@ START_TEST(test_gp_batch_run_continue_keeps_first_error)
 	ck_assert_uint_eq(res.done, 4);
 	ck_assert_str_eq(wm.trace, "SpxppxpF");
 }
-END_TEST
 
-START_TEST(test_gp_batch_run_enomem_retry)
+TV_CASE(test_gp_batch_run_enomem_retry)
 {
 	struct tlbp_gp_result res;
 
@@ -312,9 +299,8 @@ START_TEST(test_gp_batch_run_enomem_retry)
 	ck_assert_uint_eq(res.syncs, 1);
 	ck_assert_uint_eq(wm.attempts[2], 2);
 }
-END_TEST
 
-START_TEST(test_gp_batch_run_enomem_retry_fails_again)
+TV_CASE(test_gp_batch_run_enomem_retry_fails_again)
 {
 	struct tlbp_gp_result res;
 
@@ -328,9 +314,8 @@ START_TEST(test_gp_batch_run_enomem_retry_fails_again)
 	ck_assert_uint_eq(res.failed, 1);
 	ck_assert_uint_eq(res.done, 2);
 }
-END_TEST
 
-START_TEST(test_gp_batch_run_enomem_no_pages_no_retry)
+TV_CASE(test_gp_batch_run_enomem_no_pages_no_retry)
 {
 	struct tlbp_gp_result res;
 
@@ -349,9 +334,8 @@ START_TEST(test_gp_batch_run_enomem_no_pages_no_retry)
 	ck_assert_uint_eq(res.retries, 0);
 	ck_assert_uint_eq(res.handed_back, 1);
 }
-END_TEST
 
-START_TEST(test_gp_batch_run_without_page_ops)
+TV_CASE(test_gp_batch_run_without_page_ops)
 {
 	struct tlbp_gp_batch g;
 	struct tlbp_gp_result res;
@@ -363,9 +347,8 @@ START_TEST(test_gp_batch_run_without_page_ops)
 	ck_assert_int_eq(tlbp_gp_batch_run(&g, 3, &res), -ENOMEM);
 	ck_assert_str_eq(wm.trace, "SpxpF");
 }
-END_TEST
 
-START_TEST(test_gp_batch_run_sync_fails)
+TV_CASE(test_gp_batch_run_sync_fails)
 {
 	struct tlbp_gp_result res;
 
@@ -388,9 +371,8 @@ START_TEST(test_gp_batch_run_sync_fails)
 	ck_assert_uint_eq(res.flushes, 0);
 	ck_assert_str_eq(wm.trace, "");
 }
-END_TEST
 
-START_TEST(test_gp_batch_run_flush_fails_keeps_pages)
+TV_CASE(test_gp_batch_run_flush_fails_keeps_pages)
 {
 	struct tlbp_gp_result res;
 
@@ -424,9 +406,8 @@ START_TEST(test_gp_batch_run_flush_fails_keeps_pages)
 	ck_assert_uint_eq(wm.attempts[1], 1);
 	ck_assert_uint_eq(wm.frees, 0);
 }
-END_TEST
 
-START_TEST(test_gp_batch_bad_input)
+TV_CASE(test_gp_batch_bad_input)
 {
 	struct tlbp_gp_ops bad;
 	struct tlbp_gp_batch g;
@@ -453,35 +434,24 @@ START_TEST(test_gp_batch_bad_input)
 	ck_assert_int_eq(tlbp_gp_batch_run(&g, 1, NULL), -EINVAL);
 	ck_assert_str_eq(wm.trace, "");
 }
-END_TEST
 
-static Suite *gp_batch_suite(void)
-{
-	Suite *s = suite_create("gp_batch");
-	TCase *tc = tcase_create("core");
-
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_gp_batch_run_demote_1g_syncs);
-	tcase_add_test(tc, test_gp_batch_run_batched_shape);
-	tcase_add_test(tc, test_gp_batch_run_per_item_shape);
-	tcase_add_test(tc, test_gp_batch_run_nothing_needed);
-	tcase_add_test(tc, test_gp_batch_run_sync_before_first_needed);
-	tcase_add_test(tc, test_gp_batch_run_fail_first);
-	tcase_add_test(tc, test_gp_batch_run_fail_middle);
-	tcase_add_test(tc, test_gp_batch_run_fail_last);
-	tcase_add_test(tc, test_gp_batch_run_continue_keeps_first_error);
-	tcase_add_test(tc, test_gp_batch_run_enomem_retry);
-	tcase_add_test(tc, test_gp_batch_run_enomem_retry_fails_again);
-	tcase_add_test(tc, test_gp_batch_run_enomem_no_pages_no_retry);
-	tcase_add_test(tc, test_gp_batch_run_without_page_ops);
-	tcase_add_test(tc, test_gp_batch_run_sync_fails);
-	tcase_add_test(tc, test_gp_batch_run_flush_fails_keeps_pages);
-	tcase_add_test(tc, test_gp_batch_bad_input);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	return run_suite(gp_batch_suite());
-}
+const struct tv_case tv_gp_batch_cases[] = {
+	TV_ENTRY(test_gp_batch_run_demote_1g_syncs, setup),
+	TV_ENTRY(test_gp_batch_run_batched_shape, setup),
+	TV_ENTRY(test_gp_batch_run_per_item_shape, setup),
+	TV_ENTRY(test_gp_batch_run_nothing_needed, setup),
+	TV_ENTRY(test_gp_batch_run_sync_before_first_needed, setup),
+	TV_ENTRY(test_gp_batch_run_fail_first, setup),
+	TV_ENTRY(test_gp_batch_run_fail_middle, setup),
+	TV_ENTRY(test_gp_batch_run_fail_last, setup),
+	TV_ENTRY(test_gp_batch_run_continue_keeps_first_error, setup),
+	TV_ENTRY(test_gp_batch_run_enomem_retry, setup),
+	TV_ENTRY(test_gp_batch_run_enomem_retry_fails_again, setup),
+	TV_ENTRY(test_gp_batch_run_enomem_no_pages_no_retry, setup),
+	TV_ENTRY(test_gp_batch_run_without_page_ops, setup),
+	TV_ENTRY(test_gp_batch_run_sync_fails, setup),
+	TV_ENTRY(test_gp_batch_run_flush_fails_keeps_pages, setup),
+	TV_ENTRY(test_gp_batch_bad_input, setup),
+};
+const unsigned int tv_gp_batch_nr_cases =
+	sizeof(tv_gp_batch_cases) / sizeof(tv_gp_batch_cases[0]);

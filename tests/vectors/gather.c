@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
-#include <errno.h>
-#include <stdlib.h>
-#include <check.h>
+#include "tv.h"
 #include <tlbpolicy/gather.h>
 #include "fake_ops.h"
-#include "suite_runner.h"
 
 #define PAGE 4096ULL
 
@@ -21,7 +18,7 @@ static void setup(void)
 	tlbp_cpuset_set(&cpus, 3);
 }
 
-START_TEST(test_gather_begin_raises_flush_pending)
+TV_CASE(test_gather_begin_raises_flush_pending)
 {
 	struct tlbp_gather g;
 
@@ -33,9 +30,8 @@ START_TEST(test_gather_begin_raises_flush_pending)
 	ck_assert(!tlbp_mm_flush_pending(&mm));
 	ck_assert(!tlbp_pte_accessible(&mm, TLBP_PTE_PROTNONE));
 }
-END_TEST
 
-START_TEST(test_gather_finish_nothing_cleared)
+TV_CASE(test_gather_finish_nothing_cleared)
 {
 	enum tlbp_flush_reason why = TLBP_FLUSH_RANGED;
 	struct tlbp_gather g;
@@ -45,9 +41,8 @@ START_TEST(test_gather_finish_nothing_cleared)
 	ck_assert_int_eq(why, TLBP_FLUSH_NOT_REQUIRED);
 	ck_assert_uint_eq(fake.nr_calls, 0);
 }
-END_TEST
 
-START_TEST(test_gather_finish_ranged_and_ceiling)
+TV_CASE(test_gather_finish_ranged_and_ceiling)
 {
 	enum tlbp_flush_reason why;
 	struct tlbp_gather g;
@@ -69,9 +64,8 @@ START_TEST(test_gather_finish_ranged_and_ceiling)
 	ck_assert_int_eq(why, TLBP_FLUSH_FULL_CEILING);
 	ck_assert(fake.log[1].full);
 }
-END_TEST
 
-START_TEST(test_gather_finish_nested_full)
+TV_CASE(test_gather_finish_nested_full)
 {
 	enum tlbp_flush_reason why;
 	struct tlbp_gather a, b;
@@ -88,9 +82,8 @@ START_TEST(test_gather_finish_nested_full)
 	ck_assert_int_eq(why, TLBP_FLUSH_RANGED);
 	ck_assert(!tlbp_mm_flush_pending(&mm));
 }
-END_TEST
 
-START_TEST(test_gather_finish_flush_fails_stays_active)
+TV_CASE(test_gather_finish_flush_fails_stays_active)
 {
 	enum tlbp_flush_reason why;
 	struct tlbp_gather g;
@@ -106,9 +99,8 @@ START_TEST(test_gather_finish_flush_fails_stays_active)
 	ck_assert(!tlbp_mm_flush_pending(&mm));
 	ck_assert_uint_eq(fake.nr[FAKE_FLUSH], 2);
 }
-END_TEST
 
-START_TEST(test_gather_bad_input)
+TV_CASE(test_gather_bad_input)
 {
 	struct tlbp_gather g = { 0 };
 
@@ -130,25 +122,14 @@ START_TEST(test_gather_bad_input)
 	ck_assert_int_eq(tlbp_gather_finish(&g, &cpus, NULL), 0);
 	ck_assert_uint_eq(fake.nr_calls, 0);
 }
-END_TEST
 
-static Suite *gather_suite(void)
-{
-	Suite *s = suite_create("gather");
-	TCase *tc = tcase_create("core");
-
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_gather_begin_raises_flush_pending);
-	tcase_add_test(tc, test_gather_finish_nothing_cleared);
-	tcase_add_test(tc, test_gather_finish_ranged_and_ceiling);
-	tcase_add_test(tc, test_gather_finish_nested_full);
-	tcase_add_test(tc, test_gather_finish_flush_fails_stays_active);
-	tcase_add_test(tc, test_gather_bad_input);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	return run_suite(gather_suite());
-}
+const struct tv_case tv_gather_cases[] = {
+	TV_ENTRY(test_gather_begin_raises_flush_pending, setup),
+	TV_ENTRY(test_gather_finish_nothing_cleared, setup),
+	TV_ENTRY(test_gather_finish_ranged_and_ceiling, setup),
+	TV_ENTRY(test_gather_finish_nested_full, setup),
+	TV_ENTRY(test_gather_finish_flush_fails_stays_active, setup),
+	TV_ENTRY(test_gather_bad_input, setup),
+};
+const unsigned int tv_gather_nr_cases =
+	sizeof(tv_gather_cases) / sizeof(tv_gather_cases[0]);
