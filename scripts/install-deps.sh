@@ -8,7 +8,9 @@
 set -eu
 pkgs="build-essential autoconf automake libtool autoconf-archive pkg-config check libjansson-dev"
 if [ "${1:-}" = "--ci" ]; then
-	pkgs="$pkgs doxygen lcov valgrind clang linux-headers-amd64 gnuplot-nox time"
+	# Image and headers in one install so they are the same version.
+	pkgs="$pkgs doxygen lcov valgrind clang linux-headers-amd64 linux-image-amd64"
+	pkgs="$pkgs qemu-system-x86 busybox-static cpio gnuplot-nox time"
 fi
 missing=""
 for p in $pkgs; do
