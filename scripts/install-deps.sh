@@ -11,6 +11,8 @@ if [ "${1:-}" = "--ci" ]; then
 	# Image and headers in one install so they are the same version.
 	pkgs="$pkgs doxygen lcov valgrind clang linux-headers-amd64 linux-image-amd64"
 	pkgs="$pkgs qemu-system-x86 busybox-static cpio gnuplot-nox time"
+	# Static analysis, sanitizers and fuzzing.
+	pkgs="$pkgs cppcheck clang-tidy clang-tools-14 libclang-rt-14-dev libfuzzer-14-dev"
 	# KUnit under UML: kernel source and what building it needs.
 	pkgs="$pkgs linux-source-6.1 flex bison bc python3"
 fi

@@ -106,11 +106,14 @@ static int parse_options(int argc, char **argv, struct options *o, const char *c
 	o->seed = 1;
 	o->pairs = 1;
 	for (i = 3; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		bool takes = strcmp(a, "--no-timing") != 0;
+		const char *a = argv[i], *val;
 
-		if (takes && (!val || !strncmp(val, "--", 2)))
+		if (!strcmp(a, "--no-timing")) {
+			o->no_timing = true;
+			continue;
+		}
+		val = i + 1 < argc ? argv[++i] : NULL;
+		if (!val || !strncmp(val, "--", 2))
 			return fail("%s needs a value", a);
 		if (!strcmp(a, "--set")) {
 			if (params_set(&o->params, val, err, sizeof(err)))
@@ -120,7 +123,7 @@ static int parse_options(int argc, char **argv, struct options *o, const char *c
 				return fail("unknown policy '%s' for %s (see 'tlbsim list')", val, o->sc->name);
 			o->policy = val;
 		} else if (!strcmp(a, "--policies")) {
-			if (split_policies(o, argv[i + 1]))
+			if (split_policies(o, argv[i]))
 				return 2;
 		} else if (!strcmp(a, "--seed")) {
 			if (parse_u64(val, &o->seed))
@@ -141,13 +144,9 @@ static int parse_options(int argc, char **argv, struct options *o, const char *c
 			o->metric = val;
 		} else if (!strcmp(a, "--vary")) {
 			o->vary = val;
-		} else if (!strcmp(a, "--no-timing")) {
-			o->no_timing = true;
 		} else {
 			return fail("unknown option '%s' for %s", a, cmd);
 		}
-		if (takes)
-			i++;
 	}
 	return 0;
 }
@@ -267,11 +266,12 @@ int main(int argc, char **argv)
 			return fail("list takes no arguments");
 		return cmd_list();
 	}
-	if (strcmp(argv[1], "run") && strcmp(argv[1], "compare") && strcmp(argv[1], "sweep"))
+	if (strcmp(argv[1], "run") != 0 && strcmp(argv[1], "compare") != 0 &&
+	    strcmp(argv[1], "sweep") != 0)
 		return fail("unknown command '%s' (list, run, compare, sweep)", argv[1]);
 	ret = parse_options(argc, argv, &o, argv[1]);
-	if (ret)
-		return ret;
+	if (ret || !o.sc)
+		return ret ? ret : 2;
 	if (!strcmp(argv[1], "run"))
 		return cmd_run(&o);
 	if (!strcmp(argv[1], "compare"))

@@ -70,7 +70,7 @@ void report_compare(FILE *out, const struct records *rs, const char *const *poli
 			for (k = 0; k < rs->len; k++) {
 				double v = rs->r[k].metrics.v[m];
 
-				if (strcmp(rs->r[k].policy, policies[p]))
+				if (strcmp(rs->r[k].policy, policies[p]) != 0)
 					continue;
 				sum += v;
 				lo = v < lo ? v : lo;

@@ -68,6 +68,8 @@ static int setup_common(struct sim *s, unsigned int nr_threads,
 		nr_threads = s->nr_cpus;
 	if (nr_procs > nr_threads)
 		nr_procs = nr_threads;
+	if (!nr_procs || !nr_threads)
+		return -1;
 	/* Whole folios, and whole slices for each thread. */
 	per_proc = nr_threads / nr_procs;
 	pages = (pages / (folio * per_proc) + 1) * folio * per_proc;
@@ -248,16 +250,18 @@ static void defaults_hugetlb_demote(struct params *p)
 }
 
 const struct scenario scenarios[] = {
-	{ "numa-balancing", "NUMA balancing under load: the single-folio migration fast path",
-	  numa_policies, N(numa_policies), "always", NULL, setup_numa_balancing, true },
-	{ "numa-hint-fault", "pmbench-like hint faults: map before or after the migration decision",
-	  hint_policies, N(hint_policies), "deferred-map", defaults_numa_hint_fault,
-	  setup_numa_hint_fault, true },
-	{ "thp-split", "thpscale-like splits of PTE-mapped THPs: per-PTE or batched flush",
-	  split_policies, N(split_policies), "batched", defaults_thp_split, setup_thp_split, false },
-	{ "hugetlb-demote", "demote 1 GiB HugeTLB pages to 2 MiB with HVO: grace periods per item or batched",
-	  demote_policies, N(demote_policies), "batched", defaults_hugetlb_demote,
-	  setup_hugetlb_demote, false },
+	{ .name = "numa-balancing", .help = "NUMA balancing under load: the single-folio migration fast path",
+	  .policies = numa_policies, .nr_policies = N(numa_policies), .default_policy = "always",
+	  .defaults = NULL, .setup = setup_numa_balancing, .has_baseline = true },
+	{ .name = "numa-hint-fault", .help = "pmbench-like hint faults: map before or after the migration decision",
+	  .policies = hint_policies, .nr_policies = N(hint_policies), .default_policy = "deferred-map",
+	  .defaults = defaults_numa_hint_fault, .setup = setup_numa_hint_fault, .has_baseline = true },
+	{ .name = "thp-split", .help = "thpscale-like splits of PTE-mapped THPs: per-PTE or batched flush",
+	  .policies = split_policies, .nr_policies = N(split_policies), .default_policy = "batched",
+	  .defaults = defaults_thp_split, .setup = setup_thp_split, .has_baseline = false },
+	{ .name = "hugetlb-demote", .help = "demote 1 GiB HugeTLB pages to 2 MiB with HVO: grace periods per item or batched",
+	  .policies = demote_policies, .nr_policies = N(demote_policies), .default_policy = "batched",
+	  .defaults = defaults_hugetlb_demote, .setup = setup_hugetlb_demote, .has_baseline = false },
 };
 const unsigned int nr_scenarios = N(scenarios);
 

@@ -21,12 +21,12 @@ struct scenario {
 	const char *name;
 	const char *help;
 	const struct policy_def *policies;
-	unsigned int nr_policies;
 	const char *default_policy;
+	unsigned int nr_policies;
+	bool has_baseline; /* throughput loss needs the balancing-off twin */
 	/* Scenario-specific defaults, applied unless the user set the value. */
 	void (*defaults)(struct params *p);
 	int (*setup)(struct sim *s, const struct policy_def *pol);
-	bool has_baseline; /* throughput loss needs the balancing-off twin */
 };
 
 extern const struct scenario scenarios[];

@@ -67,7 +67,7 @@ static int plot(const struct options *o, const struct sweep_spec *sw,
 	FILE *f, *gp;
 	int fd, status;
 
-	if (!ext || (strcmp(ext, ".png") && strcmp(ext, ".svg")))
+	if (!ext || (strcmp(ext, ".png") != 0 && strcmp(ext, ".svg") != 0))
 		return fail("--plot needs a .png or .svg file name");
 	fd = mkstemp(data);
 	if (fd < 0 || !(f = fdopen(fd, "w")))

@@ -66,12 +66,14 @@ void tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen)
 			return;
 		}
 	}
-	if (!free_way) {
+	if (!free_way && t->ways) {
 		/* Pseudo-random replacement within the set. */
 		t->victim = t->victim * 6364136223846793005ULL + 1442695040888963407ULL;
 		free_way = &set[(t->victim >> 33) % t->ways];
 		t->count--;
 	}
+	if (!free_way)
+		return;
 	free_way->key = key;
 	free_way->frame_gen = frame_gen;
 	free_way->epoch = t->epoch;

@@ -1,0 +1,39 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+# cppcheck, clang-tidy (.clang-tidy) and clang's scan-build over lib/ and
+# examples/tlbsim. Prints the finding count of each; fails on any finding.
+# Usage: static-analysis.sh [SRCDIR]
+set -u
+src=$(cd "${1:-.}" && pwd)
+work=$(mktemp -d "${TMPDIR:-/var/tmp}/tlbp-static.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+status=0
+
+cppcheck --enable=warning,performance,portability --inline-suppr --quiet \
+	-I"$src/include" -I"$src/examples/tlbsim" -D__GNUC__ \
+	"$src/lib" "$src/examples/tlbsim" 2>"$work/cppcheck.log"
+n=$(grep -c ': \(error\|warning\|performance\|portability\|style\):' "$work/cppcheck.log")
+cat "$work/cppcheck.log"
+echo "static-analysis: cppcheck findings: $n"
+[ "$n" -eq 0 ] || status=1
+
+jansson=$(pkg-config --cflags jansson 2>/dev/null)
+: >"$work/tidy.log"
+for f in "$src"/lib/*.c "$src"/examples/tlbsim/*.c; do
+	case $f in *_module.c) continue ;; esac # kernel glue: needs kernel headers
+	clang-tidy --quiet "$f" -- -std=gnu11 -I"$src/include" \
+		-I"$src/examples/tlbsim" $jansson >>"$work/tidy.log" 2>&1
+done
+n=$(grep -c -E '(warning|error): ' "$work/tidy.log")
+grep -E '(warning|error): ' "$work/tidy.log"
+echo "static-analysis: clang-tidy findings: $n"
+[ "$n" -eq 0 ] || status=1
+
+mkdir -p "$work/build"
+(cd "$work/build" && "$src/configure" -q >/dev/null 2>&1 &&
+	scan-build-14 --status-bugs -o "$work/report" make -j"$(nproc)" >"$work/scan.log" 2>&1)
+rc=$?
+grep -E 'scan-build: [0-9]+ bugs? found|No bugs found' "$work/scan.log" || tail -n 20 "$work/scan.log"
+echo "static-analysis: scan-build exit $rc"
+[ $rc -eq 0 ] || status=1
+exit $status
