@@ -91,11 +91,16 @@ int tlbp_split_unmap(struct tlbp_split *s, const struct tlbp_split_folio *folio,
 					     start,
 					     start + ((uint64_t)1 << entry_shift),
 					     NULL);
-		/* A failed add_pending still queued the entry: flush anyway. */
+		/*
+		 * A failed add_pending still queued the entry: flush anyway. If
+		 * that flush fails too, its error wins, as below: the caller
+		 * must know a flush is still owed before anything else.
+		 */
 		if (flush_each || err) {
 			int ferr = flush_owed(s, res);
 
-			err = err ? err : ferr;
+			if (ferr)
+				return ferr;
 			if (err)
 				return err;
 		}

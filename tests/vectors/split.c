@@ -332,6 +332,22 @@ TV_CASE(test_split_unmap_add_pending_fails)
 	ck_assert(!res.proceeded);
 }
 
+TV_CASE(test_split_unmap_add_and_flush_fail_flush_error_wins)
+{
+	struct tlbp_split_folio f = folio_of(2);
+	struct tlbp_split_result res;
+
+	/* Found by fuzz_policies: an add_pending failure whose catch-up
+	 * flush fails too must report the flush, which is still owed. */
+	map_folio(4, TLBP_PTE_PRESENT);
+	add_err = -EBUSY;
+	fm.flush_err = -EAGAIN;
+	fm.flush_fail_count = 1;
+	ck_assert_int_eq(split(TLBP_SPLIT_FLUSH_BATCHED, &f, &res), -EAGAIN);
+	ck_assert(tlbp_batch_flush_required(&batch));
+	ck_assert(!res.proceeded);
+}
+
 TV_CASE(test_split_unmap_proceed_error_passes_through)
 {
 	struct tlbp_split_folio f = folio_of(1);
@@ -396,6 +412,7 @@ const struct tv_case tv_split_cases[] = {
 	TV_ENTRY(test_split_unmap_flush_fails_keeps_owed, setup),
 	TV_ENTRY(test_split_unmap_clear_fails_then_flush_fails, setup),
 	TV_ENTRY(test_split_unmap_add_pending_fails, setup),
+	TV_ENTRY(test_split_unmap_add_and_flush_fail_flush_error_wins, setup),
 	TV_ENTRY(test_split_unmap_proceed_error_passes_through, setup),
 	TV_ENTRY(test_split_bad_input, setup),
 };
