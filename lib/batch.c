@@ -8,6 +8,7 @@
  * input) or leaves flush_required set (op failure).
  */
 #include <tlbpolicy/batch.h>
+#include "flush_req.h"
 
 #define PAGE_SHIFT_MIN 12U
 #define PAGE_SHIFT_MAX 21U
@@ -36,10 +37,8 @@ static void batch_reset(struct tlbp_batch *b)
 	b->mm = NULL;
 	b->start = TLBP_FLUSH_ALL;
 	b->end = 0;
-	b->nr_queued = 0;
 	b->flush_required = false;
 	b->writable = false;
-	b->unmapped = false;
 	b->multi_mm = false;
 	b->add_failed = false;
 }
@@ -141,8 +140,6 @@ static void record_entry(struct tlbp_batch *b, struct tlbp_mm *mm,
 		b->start = start;
 	if (end > b->end)
 		b->end = end;
-	b->nr_queued += (end - start) >> b->page_shift;
-	b->unmapped = true;
 	b->flush_required = true;
 	if (pte_flags & TLBP_PTE_DIRTY)
 		b->writable = true;
@@ -212,20 +209,11 @@ static void build_request(const struct tlbp_batch *b,
 			  enum tlbp_flush_reason kind,
 			  struct tlbp_flush_req *req)
 {
-	req->cpus = &b->cpus;
-	req->mm = b->multi_mm ? NULL : b->mm;
-	req->unmapped = b->unmapped;
+	flush_req_fill(req, &b->cpus, b->multi_mm ? NULL : b->mm,
+		       kind != TLBP_FLUSH_RANGED, b->start, b->end, b->page_shift);
+	/* Only called when something was queued, i.e. unmapped. */
+	req->unmapped = true;
 	req->writable = b->writable;
-	req->full = kind != TLBP_FLUSH_RANGED;
-	if (req->full) {
-		req->start = 0;
-		req->end = TLBP_FLUSH_ALL;
-		req->nr_pages = 0;
-	} else {
-		req->start = b->start;
-		req->end = b->end;
-		req->nr_pages = (b->end - b->start) >> b->page_shift;
-	}
 }
 
 int tlbp_batch_flush(struct tlbp_batch *b, enum tlbp_flush_reason *reason)
@@ -285,12 +273,8 @@ int tlbp_clear_flush(struct tlbp_mm *mm, const struct tlbp_cpuset *cpus,
 		return 0;
 	}
 	nr_pages = (end - start) >> cfg->page_shift;
-	req.cpus = cpus;
-	req.mm = mm;
-	req.full = nr_pages > cfg->flush_ceiling;
-	req.start = req.full ? 0 : start;
-	req.end = req.full ? TLBP_FLUSH_ALL : end;
-	req.nr_pages = req.full ? 0 : nr_pages;
+	flush_req_fill(&req, cpus, mm, nr_pages > cfg->flush_ceiling, start, end,
+		       cfg->page_shift);
 	req.unmapped = true;
 	req.writable = (pte_flags & TLBP_PTE_DIRTY) != 0;
 	err = mm->ops->flush(mm->ctx, &req);

@@ -3,6 +3,7 @@
  * Range tracking and the single flush of a page-table change (mmu_gather).
  */
 #include <tlbpolicy/gather.h>
+#include "flush_req.h"
 
 int tlbp_gather_begin(struct tlbp_gather *g, struct tlbp_mm *mm,
 		      unsigned int ceiling, unsigned int page_shift)
@@ -64,14 +65,8 @@ int tlbp_gather_finish(struct tlbp_gather *g, const struct tlbp_cpuset *cpus,
 		return -TLBP_EINVAL;
 	kind = gather_kind(g);
 	if (kind != TLBP_FLUSH_NOT_REQUIRED) {
-		req.cpus = cpus;
-		req.mm = g->mm;
-		req.full = kind != TLBP_FLUSH_RANGED;
-		req.start = req.full ? 0 : g->start;
-		req.end = req.full ? TLBP_FLUSH_ALL : g->end;
-		req.nr_pages = req.full ? 0 : (g->end - g->start) >> g->page_shift;
-		req.unmapped = false;
-		req.writable = false;
+		flush_req_fill(&req, cpus, g->mm, kind != TLBP_FLUSH_RANGED,
+			       g->start, g->end, g->page_shift);
 		err = g->mm->ops->flush(g->mm->ctx, &req);
 		if (err)
 			return err;

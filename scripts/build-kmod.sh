@@ -18,7 +18,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/tlbp-kmod.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/lib" "$work/tests/vectors" "$work/kernel"
-cp "$srcdir"/lib/*.c "$srcdir"/lib/Kbuild "$work/lib/"
+cp "$srcdir"/lib/*.c "$srcdir"/lib/*.h "$srcdir"/lib/Kbuild "$work/lib/"
 cp -r "$srcdir/include" "$work/include"
 cp "$srcdir"/tests/fake_ops.c "$srcdir"/tests/fake_ops.h "$work/tests/"
 cp "$srcdir"/tests/vectors/*.c "$srcdir"/tests/vectors/*.h "$work/tests/vectors/"

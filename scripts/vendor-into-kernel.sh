@@ -16,6 +16,7 @@ rm -rf "$dst" "$tree/include/tlbpolicy"
 mkdir -p "$dst/tests/vectors" "$tree/include/tlbpolicy"
 cp "$src"/include/tlbpolicy/*.h "$tree/include/tlbpolicy/"
 objs=""
+cp "$src"/lib/*.h "$dst/"
 for c in "$src"/lib/*.c; do
 	cp "$c" "$dst/"
 	objs="$objs $(basename "$c" .c).o"

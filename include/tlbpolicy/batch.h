@@ -114,13 +114,11 @@ struct tlbp_batch {
 	struct tlbp_mm *mm;               /**< @private only mm queued, or NULL */
 	uint64_t start;                   /**< @private range start */
 	uint64_t end;                     /**< @private range end */
-	uint64_t nr_queued;               /**< @private pages queued */
 	unsigned int flush_ceiling;       /**< @private */
 	unsigned int page_shift;          /**< @private */
 	enum tlbp_defer_policy defer;     /**< @private */
 	bool flush_required;              /**< @private */
 	bool writable;                    /**< @private */
-	bool unmapped;                    /**< @private */
 	bool multi_mm;                    /**< @private */
 	bool add_failed;                  /**< @private */
 };

@@ -146,8 +146,7 @@ static void check_state(void)
 static bool same_batch(const struct tlbp_batch *a, const struct tlbp_batch *b)
 {
 	return a->mm == b->mm && a->start == b->start && a->end == b->end &&
-	       a->nr_queued == b->nr_queued && a->flush_required == b->flush_required &&
-	       a->writable == b->writable && a->unmapped == b->unmapped &&
+	       a->flush_required == b->flush_required && a->writable == b->writable &&
 	       a->multi_mm == b->multi_mm && a->add_failed == b->add_failed &&
 	       !memcmp(a->cpus.bits, b->cpus.bits, sizeof(batch_bits));
 }

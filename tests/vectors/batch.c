@@ -76,13 +76,11 @@ static void assert_same_batch(const struct tlbp_batch *a,
 	ck_assert_ptr_eq(a->mm, b->mm);
 	ck_assert_uint_eq(a->start, b->start);
 	ck_assert_uint_eq(a->end, b->end);
-	ck_assert_uint_eq(a->nr_queued, b->nr_queued);
 	ck_assert_uint_eq(a->flush_ceiling, b->flush_ceiling);
 	ck_assert_uint_eq(a->page_shift, b->page_shift);
 	ck_assert_int_eq(a->defer, b->defer);
 	ck_assert_int_eq(a->flush_required, b->flush_required);
 	ck_assert_int_eq(a->writable, b->writable);
-	ck_assert_int_eq(a->unmapped, b->unmapped);
 	ck_assert_int_eq(a->multi_mm, b->multi_mm);
 	ck_assert_int_eq(a->add_failed, b->add_failed);
 }
@@ -641,6 +639,44 @@ TV_CASE(test_clear_flush_bad_input_and_op_error)
 	ck_assert_int_eq(why, TLBP_FLUSH_NOT_DIRTY);
 }
 
+TV_CASE(test_batch_init_edges_accepted)
+{
+	struct tlbp_batch_config cfg;
+	unsigned long one[1];
+	struct tlbp_batch b;
+
+	tlbp_batch_config_default(&cfg, 1);
+	ck_assert_int_eq(tlbp_batch_init(&b, &cfg, &fake_flush_ops, NULL, one, sizeof(one)), 0);
+	cfg.page_shift = 21; /* 2 MiB base pages: the largest accepted */
+	ck_assert_int_eq(tlbp_batch_init(&b, &cfg, &fake_flush_ops, NULL, one, sizeof(one)), 0);
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, TLBP_PTE_PRESENT,
+					  0, 1ULL << 21, NULL), 0);
+	ck_assert_uint_eq(last_flush()->nr_pages, 1);
+}
+
+TV_CASE(test_clear_flush_request_fields)
+{
+	struct tlbp_batch_config cfg;
+	enum tlbp_flush_reason why;
+	struct fake_record *r;
+
+	tlbp_batch_config_default(&cfg, 64);
+	/* Exactly the ceiling is still ranged. */
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, TLBP_PTE_PRESENT,
+					  PAGE, 34 * PAGE, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_RANGED);
+	r = last_flush();
+	ck_assert_uint_eq(r->nr_pages, 33);
+	ck_assert(r->unmapped);
+	ck_assert(!r->writable); /* a clean PTE */
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, TLBP_PTE_PRESENT,
+					  PAGE, 35 * PAGE, &why), 0);
+	r = last_flush();
+	ck_assert(r->full);
+	ck_assert_uint_eq(r->start, 0);
+	ck_assert_uint_eq(r->nr_pages, 0);
+}
+
 const struct tv_case tv_batch_cases[] = {
 	TV_ENTRY(test_batch_config_default_values, setup),
 	TV_ENTRY(test_batch_init_bad_input, setup),
@@ -673,6 +709,8 @@ const struct tv_case tv_batch_cases[] = {
 	TV_ENTRY(test_clear_flush_accessible_ranged, setup),
 	TV_ENTRY(test_clear_flush_inaccessible_skips, setup),
 	TV_ENTRY(test_clear_flush_bad_input_and_op_error, setup),
+	TV_ENTRY(test_batch_init_edges_accepted, setup),
+	TV_ENTRY(test_clear_flush_request_fields, setup),
 };
 const unsigned int tv_batch_nr_cases =
 	sizeof(tv_batch_cases) / sizeof(tv_batch_cases[0]);

@@ -200,6 +200,43 @@ TV_CASE(test_cpuset_any_but_cases)
 	ck_assert_uint_eq(tlbp_cpuset_any_but(&set, 300), 7);
 }
 
+/* Storage past the set's last word must never be read or written. */
+TV_CASE(test_cpuset_bounds_respect_storage)
+{
+	unsigned long words[3] = { 0, 0, ~0UL }; /* third word: a sentinel */
+	unsigned long src_words[2] = { 0, 0 };
+	struct tlbp_cpuset s, src;
+
+	ck_assert_int_eq(tlbp_cpuset_init(&s, words, 2 * sizeof(unsigned long), 128), 0);
+	ck_assert_uint_eq(words[2], ~0UL);
+	ck_assert(!tlbp_cpuset_test(&s, 128));
+	ck_assert_uint_eq(tlbp_cpuset_next(&s, 128), 128);
+	ck_assert_int_eq(tlbp_cpuset_init(&src, src_words, sizeof(src_words), 64), 0);
+	ck_assert_int_eq(tlbp_cpuset_copy(&s, &src), 0);
+	ck_assert_uint_eq(words[2], ~0UL);
+	tlbp_cpuset_zero(&s);
+	ck_assert_uint_eq(words[2], ~0UL);
+}
+
+TV_CASE(test_cpuset_empty_sees_every_word)
+{
+	setup_set(200);
+	tlbp_cpuset_set(&set, 130);
+	ck_assert(!tlbp_cpuset_empty(&set));
+	ck_assert_uint_eq(tlbp_cpuset_weight(&set), 1);
+	setup_set(200);
+	tlbp_cpuset_set(&set, 3);
+	ck_assert(!tlbp_cpuset_empty(&set));
+}
+
+TV_CASE(test_cpuset_any_but_only_cpu0)
+{
+	setup_set(64);
+	tlbp_cpuset_set(&set, 0);
+	ck_assert_uint_eq(tlbp_cpuset_any_but(&set, 5), 0);
+	ck_assert_uint_eq(tlbp_cpuset_any_but(&set, 0), 64);
+}
+
 const struct tv_case tv_cpuset_cases[] = {
 	TV_ENTRY(test_cpuset_size_bounds, NULL),
 	TV_ENTRY(test_cpuset_init_bad_input, NULL),
@@ -215,6 +252,9 @@ const struct tv_case tv_cpuset_cases[] = {
 	TV_ENTRY(test_cpuset_next_walks_8192, NULL),
 	TV_ENTRY(test_cpuset_next_empty, NULL),
 	TV_ENTRY(test_cpuset_any_but_cases, NULL),
+	TV_ENTRY(test_cpuset_bounds_respect_storage, NULL),
+	TV_ENTRY(test_cpuset_empty_sees_every_word, NULL),
+	TV_ENTRY(test_cpuset_any_but_only_cpu0, NULL),
 };
 const unsigned int tv_cpuset_nr_cases =
 	sizeof(tv_cpuset_cases) / sizeof(tv_cpuset_cases[0]);

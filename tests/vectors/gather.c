@@ -123,6 +123,23 @@ TV_CASE(test_gather_bad_input)
 	ck_assert_uint_eq(fake.nr_calls, 0);
 }
 
+TV_CASE(test_gather_full_request_fields)
+{
+	struct tlbp_gather g;
+
+	ck_assert_int_eq(tlbp_gather_begin(&g, &mm, 33, 21), 0); /* 2 MiB pages */
+	ck_assert_int_eq(tlbp_gather_add(&g, 0, 40ULL << 21), 0);
+	ck_assert_int_eq(tlbp_gather_finish(&g, &cpus, NULL), 0);
+	ck_assert(fake.log[0].full);
+	ck_assert_uint_eq(fake.log[0].start, 0);
+	ck_assert_uint_eq(fake.log[0].nr_pages, 0);
+	/* A protection change unmaps nothing and dirties nothing. */
+	ck_assert(!fake.log[0].unmapped);
+	ck_assert(!fake.log[0].writable);
+	/* Finished: no longer takes ranges, even well-formed ones. */
+	ck_assert_int_eq(tlbp_gather_add(&g, 0, 1ULL << 21), -EINVAL);
+}
+
 const struct tv_case tv_gather_cases[] = {
 	TV_ENTRY(test_gather_begin_raises_flush_pending, setup),
 	TV_ENTRY(test_gather_finish_nothing_cleared, setup),
@@ -130,6 +147,7 @@ const struct tv_case tv_gather_cases[] = {
 	TV_ENTRY(test_gather_finish_nested_full, setup),
 	TV_ENTRY(test_gather_finish_flush_fails_stays_active, setup),
 	TV_ENTRY(test_gather_bad_input, setup),
+	TV_ENTRY(test_gather_full_request_fields, setup),
 };
 const unsigned int tv_gather_nr_cases =
 	sizeof(tv_gather_cases) / sizeof(tv_gather_cases[0]);

@@ -435,6 +435,19 @@ TV_CASE(test_gp_batch_bad_input)
 	ck_assert_str_eq(wm.trace, "");
 }
 
+TV_CASE(test_gp_batch_run_enomem_retry_last_item)
+{
+	struct tlbp_gp_result res;
+
+	need(3);
+	wm.pages_per_item = 1;
+	wm.fail_first[2] = -ENOMEM;
+	ck_assert_int_eq(run(TLBP_GP_BATCHED, TLBP_GP_CONTINUE, 3, &res), 0);
+	/* The retried item's own pages still get their flush and free. */
+	ck_assert_str_eq(wm.trace, "SppxFfpFf");
+	ck_assert_uint_eq(wm.pending, 0);
+}
+
 const struct tv_case tv_gp_batch_cases[] = {
 	TV_ENTRY(test_gp_batch_run_demote_1g_syncs, setup),
 	TV_ENTRY(test_gp_batch_run_batched_shape, setup),
@@ -452,6 +465,7 @@ const struct tv_case tv_gp_batch_cases[] = {
 	TV_ENTRY(test_gp_batch_run_sync_fails, setup),
 	TV_ENTRY(test_gp_batch_run_flush_fails_keeps_pages, setup),
 	TV_ENTRY(test_gp_batch_bad_input, setup),
+	TV_ENTRY(test_gp_batch_run_enomem_retry_last_item, setup),
 };
 const unsigned int tv_gp_batch_nr_cases =
 	sizeof(tv_gp_batch_cases) / sizeof(tv_gp_batch_cases[0]);

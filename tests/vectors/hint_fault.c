@@ -196,6 +196,7 @@ TV_CASE(test_hint_fault_handle_no_folio_eager)
 	ck_assert_int_eq(res.path, TLBP_HINT_NO_FOLIO);
 	ck_assert_str_eq(sc.trace, "lock,check,map,find,unlock");
 	ck_assert(!res.accounted);
+	ck_assert(!res.mapped_before_migrate); /* nothing was migrated */
 }
 
 /* --- no target node ------------------------------------------------------- */

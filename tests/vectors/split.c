@@ -401,6 +401,19 @@ TV_CASE(test_split_bad_input)
 	ck_assert_uint_eq(fm.pte[0], TLBP_PTE_PRESENT);
 }
 
+TV_CASE(test_split_unmap_largest_order)
+{
+	struct tlbp_split_folio f = folio_of(20);
+	struct tlbp_split_result res;
+
+	/* A 4 GiB hugetlb folio: order 20 is accepted, as one entry. */
+	f.hugetlb = true;
+	f.addr = 0;
+	map_folio(1, TLBP_PTE_PRESENT);
+	ck_assert_int_eq(split(TLBP_SPLIT_FLUSH_BATCHED, &f, &res), 0);
+	ck_assert_uint_eq(res.nr_cleared, 1);
+}
+
 const struct tv_case tv_split_cases[] = {
 	TV_LOOP(test_split_unmap_flush_counts_by_order, setup, 2, 10),
 	TV_ENTRY(test_split_unmap_per_pte_interleaves, setup),
@@ -415,6 +428,7 @@ const struct tv_case tv_split_cases[] = {
 	TV_ENTRY(test_split_unmap_add_and_flush_fail_flush_error_wins, setup),
 	TV_ENTRY(test_split_unmap_proceed_error_passes_through, setup),
 	TV_ENTRY(test_split_bad_input, setup),
+	TV_ENTRY(test_split_unmap_largest_order, setup),
 };
 const unsigned int tv_split_nr_cases =
 	sizeof(tv_split_cases) / sizeof(tv_split_cases[0]);
