@@ -144,11 +144,8 @@ void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn)
 	struct tlbp_hint_result res;
 
 	s->st.hint_faults++;
-	for (unsigned int i = 0; i < s->nr_mms; i++)
-		if (s->mm[i].in_pass) {
-			s->st.faults_during_pass++;
-			break;
-		}
+	if (t->mm->in_pass)
+		s->st.faults_during_pass++;
 	s->cpu[t->cpu].acct.fault_ns += (uint64_t)s->p.v[P_FAULT_NS];
 	if (tlbp_hint_fault_init(&hf, s->hint_policy, &fault_ops, &f) ||
 	    tlbp_hint_fault_handle(&hf, &res))

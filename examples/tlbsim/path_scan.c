@@ -7,9 +7,10 @@
  */
 #include "sim.h"
 
-static unsigned int scan_cpu(struct sim *s, struct mm *mm)
+/* task_numa_work runs in the context of one of the mm's tasks; a whole
+ * pass stays on that task's CPU, the next pass takes the next task. */
+static unsigned int pick_scan_cpu(struct sim *s, struct mm *mm)
 {
-	/* task_numa_work runs in the context of one of the mm's tasks. */
 	struct thread *t = &s->thread[mm->first_thread + mm->scan_cpu_rr++ % mm->nr_threads];
 
 	return t->cpu;
@@ -27,6 +28,7 @@ void sim_scan_start(struct sim *s, struct mm *mm)
 	if (mm->scan_pass_end > mm->nr_pages)
 		mm->scan_pass_end = mm->nr_pages;
 	mm->pass_started_ns = s->now;
+	mm->scan_cpu = pick_scan_cpu(s, mm);
 	mm->in_pass = true;
 	tlbp_gather_begin(&mm->gather, &mm->flush, s->clear_cfg.flush_ceiling,
 			  PAGE_SHIFT);
@@ -55,7 +57,7 @@ static void scan_finish(struct sim *s, struct mm *mm, unsigned int cpu)
 
 void sim_scan_table(struct sim *s, struct mm *mm)
 {
-	unsigned int cpu = scan_cpu(s, mm);
+	unsigned int cpu = mm->scan_cpu;
 	uint64_t start = mm->scan_next_vpn, end, vpn, changed = 0;
 	double cost;
 

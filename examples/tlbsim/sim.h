@@ -64,6 +64,7 @@ struct mm {
 	uint64_t scan_period_ns;
 	uint64_t pass_started_ns;
 	unsigned int scan_cpu_rr;
+	unsigned int scan_cpu;   /* CPU of the pass in progress */
 	struct tlbp_gather gather;
 	bool in_pass;
 	/* threads of this mm, for picking the scanner's CPU */
