@@ -14,7 +14,7 @@ if [ "${1:-}" = "--ci" ]; then
 	# Static analysis, sanitizers and fuzzing.
 	pkgs="$pkgs cppcheck clang-tidy clang-tools-14 libclang-rt-14-dev libfuzzer-14-dev"
 	# KUnit under UML: kernel source and what building it needs.
-	pkgs="$pkgs linux-source-6.1 flex bison bc python3"
+	pkgs="$pkgs linux-source-6.1 flex bison bc libelf-dev python3"
 fi
 missing=""
 for p in $pkgs; do
