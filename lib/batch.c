@@ -10,8 +10,6 @@
 #include <tlbpolicy/batch.h>
 #include "flush_req.h"
 
-#define PAGE_SHIFT_MIN 12U
-#define PAGE_SHIFT_MAX 21U
 #define PTE_KNOWN_FLAGS (TLBP_PTE_PRESENT | TLBP_PTE_PROTNONE | TLBP_PTE_DIRTY)
 
 int tlbp_batch_config_default(struct tlbp_batch_config *cfg,
@@ -47,7 +45,7 @@ static int check_config(const struct tlbp_batch_config *cfg)
 {
 	if (!cfg || cfg->nr_cpus == 0)
 		return -TLBP_EINVAL;
-	if (cfg->page_shift < PAGE_SHIFT_MIN || cfg->page_shift > PAGE_SHIFT_MAX)
+	if (!page_shift_ok(cfg->page_shift))
 		return -TLBP_EINVAL;
 	if (cfg->defer != TLBP_DEFER_IF_REMOTE && cfg->defer != TLBP_DEFER_ALWAYS)
 		return -TLBP_EINVAL;
@@ -120,13 +118,6 @@ bool tlbp_pte_accessible(const struct tlbp_mm *mm, unsigned int pte_flags)
 	return (pte_flags & TLBP_PTE_PROTNONE) && tlbp_mm_flush_pending(mm);
 }
 
-static bool range_ok(const struct tlbp_batch *b, uint64_t start, uint64_t end)
-{
-	uint64_t page_mask = ((uint64_t)1 << b->page_shift) - 1;
-
-	return start < end && !(start & page_mask) && !(end & page_mask);
-}
-
 static void record_entry(struct tlbp_batch *b, struct tlbp_mm *mm,
 			 const struct tlbp_cpuset *mm_cpus,
 			 unsigned int pte_flags, uint64_t start, uint64_t end)
@@ -153,7 +144,8 @@ int tlbp_batch_add_pending(struct tlbp_batch *b, struct tlbp_mm *mm,
 	int err;
 
 	if (!b || !mm || !mm_cpus || (pte_flags & ~PTE_KNOWN_FLAGS) ||
-	    mm_cpus->nr_cpus > b->cpus.nr_cpus || !range_ok(b, start, end))
+	    mm_cpus->nr_cpus > b->cpus.nr_cpus ||
+	    !page_range_ok(start, end, b->page_shift))
 		return -TLBP_EINVAL;
 
 	if (!tlbp_pte_accessible(mm, pte_flags)) {
@@ -258,14 +250,12 @@ int tlbp_clear_flush(struct tlbp_mm *mm, const struct tlbp_cpuset *cpus,
 		     uint64_t start, uint64_t end, enum tlbp_flush_reason *reason)
 {
 	struct tlbp_flush_req req;
-	uint64_t mask, nr_pages;
+	uint64_t nr_pages;
 	int err;
 
 	if (!mm || !cpus || !cfg || (pte_flags & ~PTE_KNOWN_FLAGS) ||
-	    cfg->page_shift < PAGE_SHIFT_MIN || cfg->page_shift > PAGE_SHIFT_MAX)
-		return -TLBP_EINVAL;
-	mask = ((uint64_t)1 << cfg->page_shift) - 1;
-	if (start >= end || (start & mask) || (end & mask))
+	    !page_shift_ok(cfg->page_shift) ||
+	    !page_range_ok(start, end, cfg->page_shift))
 		return -TLBP_EINVAL;
 	if (!tlbp_pte_accessible(mm, pte_flags)) {
 		if (reason)

@@ -1,13 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * Internal: filling a flush request the one way every primitive does, so a
- * full flush always reads 0 .. TLBP_FLUSH_ALL with no page count.
+ * Internal: the checks and the request every flushing primitive shares, so
+ * the batch, the unbatched clear-flush and the gather agree on what a valid
+ * range is and on what a full flush looks like.
  */
 #ifndef TLBPOLICY_LIB_FLUSH_REQ_H
 #define TLBPOLICY_LIB_FLUSH_REQ_H
 
 #include <tlbpolicy/flush_ops.h>
 
+/* Base pages from 4 KiB to 2 MiB. */
+static inline bool page_shift_ok(unsigned int page_shift)
+{
+	return page_shift >= 12 && page_shift <= 21;
+}
+
+/* A non-empty range on page boundaries. */
+static inline bool page_range_ok(uint64_t start, uint64_t end,
+				 unsigned int page_shift)
+{
+	uint64_t mask = ((uint64_t)1 << page_shift) - 1;
+
+	return start < end && !(start & mask) && !(end & mask);
+}
+
+/* Fills @req; a full flush always reads 0 .. TLBP_FLUSH_ALL, no page count. */
 static inline void flush_req_fill(struct tlbp_flush_req *req,
 				  const struct tlbp_cpuset *cpus,
 				  struct tlbp_mm *mm, bool full, uint64_t start,

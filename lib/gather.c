@@ -8,7 +8,7 @@
 int tlbp_gather_begin(struct tlbp_gather *g, struct tlbp_mm *mm,
 		      unsigned int ceiling, unsigned int page_shift)
 {
-	if (!g || !mm || page_shift < 12 || page_shift > 21)
+	if (!g || !mm || !page_shift_ok(page_shift))
 		return -TLBP_EINVAL;
 	g->mm = mm;
 	g->start = TLBP_FLUSH_ALL;
@@ -23,12 +23,7 @@ int tlbp_gather_begin(struct tlbp_gather *g, struct tlbp_mm *mm,
 
 int tlbp_gather_add(struct tlbp_gather *g, uint64_t start, uint64_t end)
 {
-	uint64_t mask;
-
-	if (!g || !g->active)
-		return -TLBP_EINVAL;
-	mask = ((uint64_t)1 << g->page_shift) - 1;
-	if (start >= end || (start & mask) || (end & mask))
+	if (!g || !g->active || !page_range_ok(start, end, g->page_shift))
 		return -TLBP_EINVAL;
 	if (start < g->start)
 		g->start = start;
