@@ -3,11 +3,13 @@
  * The flush back-ends: struct tlbp_flush_ops over the model machine.
  *
  * x86-ipi: the initiator interrupts every other CPU of the request's set
- * and waits for the slowest ack; targets pay the handler and, after a full
- * flush, the refill of what they lost. arm64-tlbi: invalidations are
+ * and waits for the slowest ack, a target with interrupts disabled
+ * included; targets pay the handler and, after a full flush, the refill of
+ * what they lost (user time, after the ack: it does not lengthen the wait). arm64-tlbi: invalidations are
  * broadcast by hardware (no interrupts); the batch issues them at add time
  * and waits for completion (DSB) at flush time.
  */
+#include <math.h>
 #include <stddef.h>
 #include "sim.h"
 
@@ -46,6 +48,33 @@ static void count_kind(struct sim *s, const struct tlbp_flush_req *req)
 		s->st.ranged_flushes++;
 }
 
+/*
+ * The longest wait for a target that had interrupts disabled when the IPI
+ * arrived. Sections arrive on each busy CPU at random, so the number of
+ * targets inside one at a given instant is Poisson with mean
+ * targets x holdoff_fraction; with exponential lengths the time left in
+ * each is exponential too, and the initiator waits for the largest of
+ * them: the maximum of k draws, sampled by inverting its distribution
+ * (1 - e^(-x/mean))^k. Zero when no target is held off.
+ */
+static double holdoff_wait_ns(struct sim *s, unsigned int nr_targets)
+{
+	double mean_held = nr_targets * s->p.v[P_HOLDOFF_FRACTION];
+	double mean_ns = s->p.v[P_HOLDOFF_MEAN_US] * 1e3;
+	double limit, prod;
+	unsigned int k = 0;
+
+	if (mean_held <= 0 || mean_ns <= 0)
+		return 0;
+	/* Poisson draw by multiplying uniforms (mean is small: about 1). */
+	limit = exp(-mean_held);
+	for (prod = rng_unit(&s->rng); prod > limit && k < 64; k++)
+		prod *= rng_unit(&s->rng);
+	if (!k)
+		return 0;
+	return -mean_ns * log(1.0 - pow(rng_unit(&s->rng), 1.0 / k));
+}
+
 static int x86_flush(void *ctx, const struct tlbp_flush_req *req)
 {
 	struct sim *s = ctx;
@@ -75,7 +104,7 @@ static int x86_flush(void *ctx, const struct tlbp_flush_req *req)
 	/* Serial sends, then the slowest target's handler; not a sum. */
 	wait = s->p.v[P_IPI_FIRST_NS] + (nr_targets - 1) * s->p.v[P_IPI_EXTRA_NS] +
 	       (remote_socket ? s->p.v[P_IPI_SOCKET_NS] : 0) +
-	       s->p.v[P_IPI_HANDLER_NS] + each;
+	       s->p.v[P_IPI_HANDLER_NS] + each + holdoff_wait_ns(s, nr_targets);
 	s->cpu[self].acct.wait_ns += (uint64_t)wait;
 	s->st.tlb_ipis_sent += nr_targets;
 	s->st.tlb_irqs_received += nr_targets;

@@ -172,7 +172,7 @@ int cli_run_one(const struct options *o, const char *policy, uint64_t seed,
 
 	scenario_params(o->sc, params, &r.params);
 	if (scenario_run(o->sc, params, scenario_policy(o->sc, policy), seed,
-			 &r.metrics, err, sizeof(err))) {
+			 &r.metrics, o->base, err, sizeof(err))) {
 		fprintf(stderr, "tlbsim: %s\n", err);
 		return 1;
 	}
@@ -253,8 +253,10 @@ static int cmd_sweep(struct options *o)
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
+	struct baseline base = { 0 };
 	int ret;
 
+	o.base = &base;
 	if (argc < 2)
 		return fail("missing command: list, run, compare or sweep (see --help)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {

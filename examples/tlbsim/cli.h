@@ -20,6 +20,7 @@ struct options {
 	unsigned int pairs;
 	const char *json, *csv, *plot, *metric, *vary;
 	bool no_timing;
+	struct baseline *base; /* balancing-off twin shared by the runs of a seed */
 };
 
 /* One-line error on stderr; returns the usage exit status, 2. */

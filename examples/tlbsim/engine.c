@@ -2,11 +2,17 @@
 /* The event loop: pop the earliest event, advance virtual time, dispatch. */
 #include "sim.h"
 
-int sim_schedule(struct sim *s, uint64_t at, enum event_kind kind, uint32_t arg)
+int sim_schedule_page(struct sim *s, uint64_t at, enum event_kind kind,
+		      uint32_t arg, uint64_t vpn)
 {
 	if (at > s->end_ns)
 		return 0;
-	return heap_push(&s->heap, at, kind, arg);
+	return heap_push(&s->heap, at, kind, arg, vpn);
+}
+
+int sim_schedule(struct sim *s, uint64_t at, enum event_kind kind, uint32_t arg)
+{
+	return sim_schedule_page(s, at, kind, arg, 0);
 }
 
 void sim_run(struct sim *s)
@@ -19,6 +25,9 @@ void sim_run(struct sim *s)
 		switch (ev.kind) {
 		case EV_ACCESS:
 			sim_access(s, ev.arg);
+			break;
+		case EV_PROMPT_ACCESS:
+			sim_prompt_access(s, ev.arg, ev.arg2);
 			break;
 		case EV_SCAN_START:
 			sim_scan_start(s, &s->mm[ev.arg]);
@@ -38,7 +47,7 @@ void sim_run(struct sim *s)
 	}
 	/* Gathers still open at the end close now, so nothing stays owed. */
 	for (unsigned int i = 0; i < s->nr_mms; i++) {
-		if (s->mm[i].in_pass) {
+		if (s->mm[i].in_pass && s->mm[i].scan_step != SCAN_STEP_DONE) {
 			s->cur_cpu = s->thread[s->mm[i].first_thread].cpu;
 			tlbp_gather_finish(&s->mm[i].gather, &s->mm[i].cpus, NULL);
 			s->mm[i].in_pass = false;

@@ -23,9 +23,10 @@ void heap_free(struct event_heap *h)
 	h->len = h->cap = 0;
 }
 
-int heap_push(struct event_heap *h, uint64_t time, uint32_t kind, uint32_t arg)
+int heap_push(struct event_heap *h, uint64_t time, uint32_t kind, uint32_t arg,
+	      uint64_t arg2)
 {
-	struct event e = { time, h->next_seq++, kind, arg };
+	struct event e = { time, h->next_seq++, kind, arg, arg2 };
 	size_t i;
 
 	if (h->len == h->cap) {

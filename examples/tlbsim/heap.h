@@ -16,6 +16,7 @@ struct event {
 	uint64_t seq;
 	uint32_t kind;
 	uint32_t arg;
+	uint64_t arg2; /* a page, for events about one page */
 };
 
 struct event_heap {
@@ -26,7 +27,8 @@ struct event_heap {
 
 int heap_init(struct event_heap *h, size_t cap);
 void heap_free(struct event_heap *h);
-int heap_push(struct event_heap *h, uint64_t time, uint32_t kind, uint32_t arg);
+int heap_push(struct event_heap *h, uint64_t time, uint32_t kind, uint32_t arg,
+	      uint64_t arg2);
 bool heap_pop(struct event_heap *h, struct event *out);
 
 #endif

@@ -14,7 +14,9 @@ const char *const metric_names[NR_METRICS] = {
 	[M_RANGED_FLUSHES] = "ranged_flushes",
 	[M_SCANNER_FLUSH_MM_CALLS] = "scanner_flush_mm_calls",
 	[M_BATCHED_PENDING_DRAINS] = "batched_pending_drains",
+	[M_SCAN_PASSES] = "scan_passes",
 	[M_SCAN_PASS_MS_MEAN] = "scan_pass_ms_mean",
+	[M_SCAN_PERIOD_MS] = "scan_period_ms",
 	[M_SCAN_WALL_FRACTION] = "scan_wall_fraction",
 	[M_MIGRATIONS_WITH_FLUSH_PENDING_FRACTION] = "migrations_with_flush_pending_fraction",
 	[M_FAULTS_DURING_PASS_FRACTION] = "faults_during_pass_fraction",
@@ -22,6 +24,8 @@ const char *const metric_names[NR_METRICS] = {
 	[M_USEFUL_WORK_FRACTION] = "useful_work_fraction",
 	[M_REMOTE_ACCESS_FRACTION] = "remote_access_fraction",
 	[M_KERNEL_CYCLES_PER_HINT_PTE] = "kernel_cycles_per_hint_pte",
+	[M_CONVOY_LOST_FRACTION] = "convoy_lost_fraction",
+	[M_PROMPT_FAULTS] = "prompt_faults",
 	[M_SYNC_CALLS] = "sync_calls",
 	[M_TLB_FLUSH_ALL_CALLS] = "tlb_flush_all_calls",
 	[M_OP_LATENCY_US_MEAN] = "op_latency_us_mean",
@@ -51,15 +55,18 @@ static double ratio(double a, double b)
 void metrics_from_sim(const struct sim *s, struct metrics *m)
 {
 	const struct stats *st = &s->st;
-	double lost = 0, useful = 0, local = 0, remote = 0, span;
+	double kernel = 0, convoy = 0, useful = 0, local = 0, remote = 0, span;
 	unsigned int i;
 
 	memset(m, 0, sizeof(*m));
 	for (i = 0; i < s->nr_cpus; i++) {
 		const struct acct *a = &s->cpu[i].acct;
 
-		lost += (double)(a->irq_ns + a->refill_ns + a->fault_ns +
-				 a->wait_ns + a->kernel_ns);
+		/* Cycles the kernel burns: not the refill (user time after
+		 * the ack) and not sleeping in a convoy. */
+		kernel += (double)(a->irq_ns + a->fault_ns + a->wait_ns +
+				   a->kernel_ns + a->spin_ns);
+		convoy += (double)(a->spin_ns + a->sleep_ns);
 	}
 	for (i = 0; i < s->nr_threads; i++) {
 		useful += (double)s->thread[i].useful_ns;
@@ -90,7 +97,11 @@ void metrics_from_sim(const struct sim *s, struct metrics *m)
 	m->v[M_USEFUL_WORK_FRACTION] = s->nr_threads ? ratio(useful, span) : 0;
 	m->v[M_REMOTE_ACCESS_FRACTION] = ratio(remote, local + remote);
 	m->v[M_KERNEL_CYCLES_PER_HINT_PTE] =
-		ratio(lost * s->p.v[P_CPU_GHZ], (double)st->hint_ptes_updated);
+		ratio(kernel * s->p.v[P_CPU_GHZ], (double)st->hint_ptes_updated);
+	m->v[M_CONVOY_LOST_FRACTION] = s->nr_threads ? ratio(convoy, span) : 0;
+	m->v[M_PROMPT_FAULTS] = (double)st->prompt_faults;
+	m->v[M_SCAN_PASSES] = (double)st->scan_passes;
+	m->v[M_SCAN_PERIOD_MS] = s->nr_mms ? (double)s->mm[0].scan_period_ns / 1e6 : 0;
 	m->v[M_SYNC_CALLS] = (double)st->sync_calls;
 	m->v[M_TLB_FLUSH_ALL_CALLS] = (double)st->tlb_flush_all_calls;
 	m->v[M_OP_LATENCY_US_MEAN] = ratio((double)st->op_latency_ns_total / 1e3,

@@ -150,4 +150,13 @@ void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn)
 	if (tlbp_hint_fault_init(&hf, s->hint_policy, &fault_ops, &f) ||
 	    tlbp_hint_fault_handle(&hf, &res))
 		oracle_violation(s, "hint-fault handler rejected its input", t->mm->id, vpn);
+	/* task_numa_fault()'s locality counts, for the scan period. */
+	if (t->mm->obj->page[vpn].node == s->cpu[t->cpu].node)
+		t->mm->faults_local++;
+	else
+		t->mm->faults_remote++;
+	if (vpn >= t->slice_start && vpn < t->slice_start + t->slice_pages)
+		t->mm->faults_private++;
+	else
+		t->mm->faults_shared++;
 }

@@ -4,8 +4,24 @@
  * mark scan_size worth of an mm's PTEs PROT_NONE, one PTE table per event so
  * that faults and migrations interleave with a pass, inside one gather whose
  * flush comes at the end of the pass.
+ *
+ * A table takes as long as its work: the PTE updates plus, when a
+ * migration deferred a flush since the last table, the drain
+ * (flush_tlb_batched_pending) with its wait for every CPU's ack. That wait
+ * is what stretches an unpatched pass from about a millisecond to tens.
+ *
+ * The pass holds mmap_lock for read throughout. An mmap_lock writer of the
+ * workload that arrives during the pass queues behind it, and from then on
+ * every reader of the process queues behind the writer until the pass
+ * ends and the writer is done: the convoy. Readers spin for up to convoy_spin_us (kernel cycles),
+ * then sleep (lost work, no cycles).
  */
+#include <math.h>
 #include "sim.h"
+
+/* kernel/sched/fair.c: NUMA_PERIOD_SLOTS and NUMA_PERIOD_THRESHOLD */
+#define PERIOD_SLOTS 10
+#define PERIOD_THRESHOLD 7
 
 /* task_numa_work runs in the context of one of the mm's tasks; a whole
  * pass stays on that task's CPU, the next pass takes the next task. */
@@ -16,9 +32,15 @@ static unsigned int pick_scan_cpu(struct sim *s, struct mm *mm)
 	return t->cpu;
 }
 
+static uint64_t cpu_busy_ns(const struct cpu *c)
+{
+	return c->acct.wait_ns + c->acct.kernel_ns;
+}
+
 void sim_scan_start(struct sim *s, struct mm *mm)
 {
 	uint64_t pages = (uint64_t)(s->p.v[P_SCAN_SIZE_MB] * 1048576.0) >> PAGE_SHIFT;
+	double writer_hz = s->p.v[P_MMAP_WRITER_HZ];
 
 	if (!pages)
 		pages = 1;
@@ -30,43 +52,151 @@ void sim_scan_start(struct sim *s, struct mm *mm)
 	mm->pass_started_ns = s->now;
 	mm->scan_cpu = pick_scan_cpu(s, mm);
 	mm->in_pass = true;
+	/* Writers arrive as a Poisson stream; only the first in a pass matters. */
+	mm->writer_at = writer_hz > 0 ? s->now + (uint64_t)rng_exp(&s->rng, 1e9 / writer_hz) :
+			UINT64_MAX;
 	tlbp_gather_begin(&mm->gather, &mm->flush, s->clear_cfg.flush_ceiling,
 			  PAGE_SHIFT);
 	sim_schedule(s, s->now, EV_SCAN_TABLE, mm->id - 1);
 }
 
-static void scan_finish(struct sim *s, struct mm *mm, unsigned int cpu)
+/* Every reader of @mm that queued behind the writer waits for the pass. */
+static void convoy(struct sim *s, struct mm *mm)
 {
-	enum tlbp_flush_reason why;
-	uint64_t took;
+	double spin_cap = s->p.v[P_CONVOY_SPIN_US] * 1e3;
+	uint64_t stall, spin;
+	unsigned int i;
 
-	s->cur_cpu = cpu;
-	tlbp_gather_finish(&mm->gather, &mm->cpus, &why);
-	if (why != TLBP_FLUSH_NOT_REQUIRED)
-		s->st.scanner_flush_mm_calls++;
+	if (mm->writer_at >= s->now)
+		return;
+	stall = s->now - mm->writer_at + (uint64_t)(s->p.v[P_MMAP_WRITE_HOLD_MS] * 1e6);
+	spin = stall < spin_cap ? stall : (uint64_t)spin_cap;
+	s->st.convoy_passes++;
+	for (i = mm->first_thread; i < mm->first_thread + mm->nr_threads; i++) {
+		struct acct *a = &s->cpu[s->thread[i].cpu].acct;
+
+		if (s->thread[i].cpu == mm->scan_cpu)
+			continue; /* the pass's own task holds the lock */
+		a->spin_ns += spin;
+		a->sleep_ns += stall - spin;
+		s->st.convoy_ns += stall;
+	}
+}
+
+/*
+ * update_task_scan_period(), once per completed sequence over the address
+ * space as in task_numa_placement(): mostly private or mostly local faults
+ * lengthen the period by a slot per ratio point above the threshold,
+ * otherwise it shortens; clamped to the tunables' bounds.
+ */
+static void update_scan_period(struct sim *s, struct mm *mm)
+{
+	uint64_t lr = mm->faults_local + mm->faults_remote;
+	uint64_t ps = mm->faults_private + mm->faults_shared;
+	double period = (double)mm->scan_period_ns, slot = ceil(period / PERIOD_SLOTS);
+	double lo = s->p.v[P_SCAN_PERIOD_MIN_MS] * 1e6, hi = s->p.v[P_SCAN_PERIOD_MAX_MS] * 1e6;
+	int lr_ratio, ps_ratio, diff;
+
+	if (!lr || !ps) {
+		period *= 2; /* no faults at all: back off, as the kernel does */
+	} else {
+		lr_ratio = (int)(mm->faults_local * PERIOD_SLOTS / lr);
+		ps_ratio = (int)(mm->faults_private * PERIOD_SLOTS / ps);
+		if (ps_ratio >= PERIOD_THRESHOLD)
+			diff = ps_ratio - PERIOD_THRESHOLD ? ps_ratio - PERIOD_THRESHOLD : 1;
+		else if (lr_ratio >= PERIOD_THRESHOLD)
+			diff = lr_ratio - PERIOD_THRESHOLD ? lr_ratio - PERIOD_THRESHOLD : 1;
+		else
+			diff = -(PERIOD_THRESHOLD - (lr_ratio > ps_ratio ? lr_ratio : ps_ratio));
+		period += diff * slot;
+	}
+	period = period < lo ? lo : period > hi ? hi : period;
+	mm->scan_period_ns = (uint64_t)period;
+	mm->faults_local = mm->faults_remote = 0;
+	mm->faults_private = mm->faults_shared = 0;
+	s->st.scan_period_updates++;
+}
+
+/* The final flush of the pass (tlb_finish_mmu) was acknowledged. */
+static void scan_finish(struct sim *s, struct mm *mm)
+{
+	uint64_t took = s->now - mm->pass_started_ns;
+
 	mm->in_pass = false;
-	took = s->now - mm->pass_started_ns;
+	convoy(s, mm);
 	s->st.scan_passes++;
 	s->st.scan_pass_ns_total += took;
-	if (mm->scan_next_vpn >= mm->nr_pages)
+	if (mm->scan_next_vpn >= mm->nr_pages) {
 		mm->scan_next_vpn = 0;
+		update_scan_period(s, mm);
+	}
+	/* numa_next_scan was set one period after the pass started. */
 	sim_schedule(s, mm->pass_started_ns + mm->scan_period_ns > s->now ?
 		     mm->pass_started_ns + mm->scan_period_ns : s->now + 1,
 		     EV_SCAN_START, mm->id - 1);
 }
 
+/* Issues the final flush; the pass ends when it is acknowledged. */
+static void scan_flush(struct sim *s, struct mm *mm, unsigned int cpu)
+{
+	enum tlbp_flush_reason why;
+	uint64_t before = cpu_busy_ns(&s->cpu[cpu]);
+
+	s->cur_cpu = cpu;
+	tlbp_gather_finish(&mm->gather, &mm->cpus, &why);
+	if (why != TLBP_FLUSH_NOT_REQUIRED)
+		s->st.scanner_flush_mm_calls++;
+	mm->scan_step = SCAN_STEP_DONE;
+	sim_schedule(s, s->now + cpu_busy_ns(&s->cpu[cpu]) - before + 1,
+		     EV_SCAN_TABLE, mm->id - 1);
+}
+
+/* The thread whose slice holds @vpn: the one that touches it next. */
+static unsigned int owner_of(const struct mm *mm, uint64_t vpn)
+{
+	uint64_t i = mm->slice_pages ? vpn / mm->slice_pages : 0;
+
+	if (i >= mm->nr_threads)
+		i = mm->nr_threads - 1;
+	return mm->first_thread + (unsigned int)i;
+}
+
+/*
+ * One step of a pass, by mm->scan_step: take the next table's PTL and
+ * drain what migrations deferred (the step lasts as long as the drain's
+ * wait); mark the table's PTEs (as long as the updates take); after the
+ * last table, the final flush; then the end of the pass.
+ */
 void sim_scan_table(struct sim *s, struct mm *mm)
 {
 	unsigned int cpu = mm->scan_cpu;
-	uint64_t start = mm->scan_next_vpn, end, vpn, changed = 0;
+	uint64_t start = mm->scan_next_vpn, end, vpn, changed = 0, before;
+	double prompt = s->p.v[P_FAULT_PROMPT_FRACTION];
+	double prompt_mean = s->p.v[P_FAULT_PROMPT_MS] * 1e6;
 	double cost;
 
+	s->cur_cpu = cpu;
+	if (mm->scan_step == SCAN_STEP_DONE) {
+		mm->scan_step = SCAN_STEP_DRAIN;
+		scan_finish(s, mm);
+		return;
+	}
+	if (mm->scan_step == SCAN_STEP_DRAIN) {
+		/* Under this table's PTL, before touching its PTEs. */
+		before = cpu_busy_ns(&s->cpu[cpu]);
+		tlbp_mm_flush_batched_pending(&mm->flush, NULL);
+		mm->scan_step = SCAN_STEP_MARK;
+		if (cpu_busy_ns(&s->cpu[cpu]) != before) {
+			sim_schedule(s, s->now + cpu_busy_ns(&s->cpu[cpu]) - before,
+				     EV_SCAN_TABLE, mm->id - 1);
+			return;
+		}
+	}
 	end = (start | (PTES_PER_TABLE - 1)) + 1;
 	if (end > mm->scan_pass_end)
 		end = mm->scan_pass_end;
-	s->cur_cpu = cpu;
-	/* Under this table's PTL, before touching its PTEs. */
-	tlbp_mm_flush_batched_pending(&mm->flush, NULL);
+	cost = (double)(end - start) * s->p.v[P_PTE_UPDATE_NS];
+	s->cpu[cpu].acct.kernel_ns += (uint64_t)cost;
 	for (vpn = start; vpn < end; vpn++) {
 		uint8_t *pte = pte_of(mm, vpn);
 
@@ -74,15 +204,20 @@ void sim_scan_table(struct sim *s, struct mm *mm)
 			continue;
 		*pte = PTE_PROTNONE | (*pte & PTE_DIRTY);
 		changed++;
+		/* Active-set pages are touched again within milliseconds of
+		 * the marking; the rest wait for the sampled access stream. */
+		if (prompt > 0 && rng_unit(&s->rng) < prompt)
+			sim_schedule_page(s, s->now + (uint64_t)cost +
+					  (uint64_t)rng_exp(&s->rng, prompt_mean),
+					  EV_PROMPT_ACCESS, owner_of(mm, vpn), vpn);
 	}
 	if (changed)
 		tlbp_gather_add(&mm->gather, start << PAGE_SHIFT, end << PAGE_SHIFT);
 	s->st.hint_ptes_updated += changed;
-	cost = (double)(end - start) * s->p.v[P_PTE_UPDATE_NS];
-	s->cpu[cpu].acct.kernel_ns += (uint64_t)cost;
 	mm->scan_next_vpn = end;
+	mm->scan_step = SCAN_STEP_DRAIN;
 	if (end >= mm->scan_pass_end) {
-		scan_finish(s, mm, cpu);
+		scan_flush(s, mm, cpu);
 		return;
 	}
 	sim_schedule(s, s->now + (uint64_t)cost + 1, EV_SCAN_TABLE, mm->id - 1);

@@ -37,10 +37,22 @@ const struct policy_def *scenario_policy(const struct scenario *sc, const char *
 /* The parameters a run uses: defaults, the scenario's, then the user's. */
 void scenario_params(const struct scenario *sc, const struct params *user,
 		     struct params *out);
-/* Runs one simulation; 0 or -1 with a one-line message in @err. */
+/*
+ * The balancing-off twin of a (parameters, seed), kept so that comparing
+ * several policies on one seed runs it once.
+ */
+struct baseline {
+	bool valid;
+	uint64_t seed;
+	struct params p;
+	struct metrics m;
+};
+
+/* Runs one simulation, and its balancing-off twin unless @cache holds it
+ * (@cache may be NULL); 0 or -1 with a one-line message in @err. */
 int scenario_run(const struct scenario *sc, const struct params *user,
 		 const struct policy_def *pol, uint64_t seed, struct metrics *out,
-		 char *err, size_t errlen);
+		 struct baseline *cache, char *err, size_t errlen);
 /* Memory of the model beyond the TLBs, per simulated 4 KiB page (last run). */
 extern double scenario_last_bytes_per_page;
 

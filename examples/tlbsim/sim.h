@@ -67,8 +67,13 @@ struct mm {
 	unsigned int scan_cpu;   /* CPU of the pass in progress */
 	struct tlbp_gather gather;
 	bool in_pass;
-	/* threads of this mm, for picking the scanner's CPU */
+	enum { SCAN_STEP_DRAIN, SCAN_STEP_MARK, SCAN_STEP_DONE } scan_step;
+	uint64_t writer_at;      /* when an mmap_lock writer queues in this pass */
+	/* hint-fault locality since the last period update (task_numa_placement) */
+	uint64_t faults_local, faults_remote, faults_private, faults_shared;
+	/* threads of this mm, for picking the scanner's CPU and a page's owner */
 	unsigned int first_thread, nr_threads;
+	uint64_t slice_pages;
 };
 
 struct acct {
@@ -77,6 +82,8 @@ struct acct {
 	uint64_t fault_ns;  /* hint faults, migration done in fault context */
 	uint64_t wait_ns;   /* initiator waiting for acks */
 	uint64_t kernel_ns; /* scanner, local flushes, other kernel work */
+	uint64_t spin_ns;   /* spinning on mmap_lock behind a queued writer */
+	uint64_t sleep_ns;  /* asleep on mmap_lock behind a queued writer */
 };
 
 struct cpu {
@@ -119,6 +126,9 @@ struct stats {
 	uint64_t scanner_flush_mm_calls, batched_pending_drains;
 	uint64_t scan_passes, scan_pass_ns_total, scan_in_pass_ns;
 	uint64_t faults_during_pass;
+	uint64_t prompt_faults;       /* hint faults from the active-set stream */
+	uint64_t convoy_passes, convoy_ns; /* passes with a queued writer, thread time lost */
+	uint64_t scan_period_updates;
 	uint64_t sync_calls, tlb_flush_all_calls;
 	uint64_t op_count, op_latency_ns_total;
 	uint64_t violations;
@@ -156,6 +166,7 @@ struct sim {
 
 enum event_kind {
 	EV_ACCESS,     /* arg: thread */
+	EV_PROMPT_ACCESS, /* arg: thread, arg2: page marked PROT_NONE */
 	EV_SCAN_START, /* arg: mm index */
 	EV_SCAN_TABLE, /* arg: mm index */
 	EV_THP_OP,     /* arg: thread */
@@ -209,6 +220,8 @@ void sim_scan_table(struct sim *s, struct mm *mm);
 
 /* workload.c */
 void sim_access(struct sim *s, unsigned int thread);
+/* The first access of @thread to page @vpn after it was marked PROT_NONE. */
+void sim_prompt_access(struct sim *s, unsigned int thread, uint64_t vpn);
 /* Draws a thread's first access and schedules it. */
 void sim_access_start(struct sim *s, unsigned int thread);
 
@@ -220,6 +233,8 @@ void sim_demote(struct sim *s);
 
 /* engine.c */
 int sim_schedule(struct sim *s, uint64_t at, enum event_kind kind, uint32_t arg);
+int sim_schedule_page(struct sim *s, uint64_t at, enum event_kind kind,
+		      uint32_t arg, uint64_t vpn);
 void sim_run(struct sim *s);
 
 #endif

@@ -53,7 +53,8 @@ static uint64_t cpu_lost_ns(const struct cpu *c)
 {
 	const struct acct *a = &c->acct;
 
-	return a->irq_ns + a->refill_ns + a->fault_ns + a->wait_ns + a->kernel_ns;
+	return a->irq_ns + a->refill_ns + a->fault_ns + a->wait_ns + a->kernel_ns +
+	       a->spin_ns + a->sleep_ns;
 }
 
 static void pick_next(struct sim *s, struct thread *t)
@@ -70,19 +71,22 @@ void sim_access_start(struct sim *s, unsigned int ti)
 		     EV_ACCESS, ti);
 }
 
-void sim_access(struct sim *s, unsigned int ti)
+/*
+ * One access of @t to @vpn through its CPU's TLB: a hit is checked by the
+ * oracle, a miss walks the page table and may take a hint fault. Returns
+ * whether the access went through a cached translation.
+ */
+static bool touch(struct sim *s, struct thread *t, uint64_t vpn)
 {
-	struct thread *t = &s->thread[ti];
 	struct mm *mm = t->mm;
 	struct cpu *c = &s->cpu[t->cpu];
-	uint64_t vpn = t->next_vpn, key = tlb_key(mm->id, vpn);
-	uint64_t gap, lost;
-	bool write = rng_unit(&s->rng) < s->p.v[P_WRITE_FRACTION];
+	uint64_t key = tlb_key(mm->id, vpn);
+	bool write = rng_unit(&s->rng) < s->p.v[P_WRITE_FRACTION], hit;
 	uint32_t gen;
-	double speed;
 
 	s->st.accesses++;
-	if (tlb_lookup(&c->tlb, key, &gen)) {
+	hit = tlb_lookup(&c->tlb, key, &gen);
+	if (hit) {
 		s->st.tlb_hits++;
 		oracle_check_hit(s, t->cpu, mm, vpn, gen);
 	} else {
@@ -94,6 +98,39 @@ void sim_access(struct sim *s, unsigned int ti)
 	}
 	if (write && (*pte_of(mm, vpn) & PTE_PRESENT))
 		*pte_of(mm, vpn) |= PTE_DIRTY;
+	return hit;
+}
+
+/*
+ * An active-set page's first touch after the scanner marked it. Already
+ * faulted in by the sampled stream: nothing to do. Still cached by the
+ * thread's CPU (the pass's flush has not come yet): the access is allowed
+ * and the fault comes with a later touch, drawn again.
+ */
+void sim_prompt_access(struct sim *s, unsigned int ti, uint64_t vpn)
+{
+	struct thread *t = &s->thread[ti];
+
+	if (!(*pte_of(t->mm, vpn) & PTE_PROTNONE))
+		return;
+	if (touch(s, t, vpn))
+		sim_schedule_page(s, s->now + 1 +
+				  (uint64_t)rng_exp(&s->rng, s->p.v[P_FAULT_PROMPT_MS] * 1e6),
+				  EV_PROMPT_ACCESS, ti, vpn);
+	else
+		s->st.prompt_faults++;
+}
+
+void sim_access(struct sim *s, unsigned int ti)
+{
+	struct thread *t = &s->thread[ti];
+	struct mm *mm = t->mm;
+	struct cpu *c = &s->cpu[t->cpu];
+	uint64_t vpn = t->next_vpn;
+	uint64_t gap, lost;
+	double speed;
+
+	touch(s, t, vpn);
 
 	if (mm->obj->page[vpn].node == c->node) {
 		t->local++;

@@ -18,7 +18,7 @@ START_TEST(test_heap_pop_orders_by_time)
 	ck_assert_int_eq(heap_init(&h, 2), 0);
 	rng_seed(&r, 7);
 	for (i = 0; i < 5000; i++)
-		ck_assert_int_eq(heap_push(&h, rng_below(&r, 100000), 0, (uint32_t)i), 0);
+		ck_assert_int_eq(heap_push(&h, rng_below(&r, 100000), 0, (uint32_t)i, 0), 0);
 	for (i = 0; heap_pop(&h, &e); i++) {
 		ck_assert_uint_ge(e.time, last);
 		last = e.time;
@@ -36,8 +36,8 @@ START_TEST(test_heap_pop_ties_in_push_order)
 
 	ck_assert_int_eq(heap_init(&h, 4), 0);
 	for (i = 0; i < 100; i++)
-		heap_push(&h, 42, 1, i);
-	heap_push(&h, 41, 2, 999);
+		heap_push(&h, 42, 1, i, 0);
+	heap_push(&h, 41, 2, 999, 0);
 	ck_assert(heap_pop(&h, &e));
 	ck_assert_uint_eq(e.arg, 999);
 	for (i = 0; i < 100; i++) {
