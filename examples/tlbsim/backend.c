@@ -136,25 +136,41 @@ static int x86_flush_mm(void *ctx, struct tlbp_mm *f)
 	return x86_flush(ctx, &req);
 }
 
+/* TLBI ... IS without the DSB: cheap to issue, completes later. */
+static void arm64_issue(struct sim *s, uint64_t pages)
+{
+	struct cpu *c = &s->cpu[s->cur_cpu];
+
+	c->acct.kernel_ns += (uint64_t)(pages * s->p.v[P_TLBI_ISSUE_NS]);
+	c->tlbi_issued += (uint32_t)pages;
+}
+
 static int arm64_add_pending(void *ctx, struct tlbp_mm *mm, uint64_t start,
 			     uint64_t end)
 {
-	struct sim *s = ctx;
-
 	(void)mm;
-	/* TLBI ... IS without the DSB: cheap to issue, completes later. */
-	s->cpu[s->cur_cpu].acct.kernel_ns +=
-		(uint64_t)(((end - start) >> PAGE_SHIFT) * s->p.v[P_TLBI_ISSUE_NS]);
+	arm64_issue(ctx, (end - start) >> PAGE_SHIFT);
 	return 0;
 }
 
-/* DSB ISH: waits for this CPU's broadcast invalidations to complete. */
+/*
+ * DSB ISH: waits until this CPU's broadcast invalidations are done. Each
+ * crosses the interconnect, which carries one at a time machine-wide and
+ * shares itself between the CPUs issuing at once: the wait grows with the
+ * TLBIs outstanding times the issuers. A flush with nothing issued
+ * beforehand (ptep_clear_flush) issues its own TLBI first.
+ */
 static int arm64_flush(void *ctx, const struct tlbp_flush_req *req)
 {
 	struct sim *s = ctx;
-	unsigned int cpu;
+	struct cpu *c = &s->cpu[s->cur_cpu];
+	unsigned int cpu, issuers = s->op_cpu == s->cur_cpu && s->op_issuers ? s->op_issuers : 1;
 
 	count_kind(s, req);
+	if (!c->tlbi_issued)
+		arm64_issue(s, req->full ? 1 : req->nr_pages);
+	c->acct.wait_ns += (uint64_t)((double)c->tlbi_issued * issuers * s->p.v[P_DVM_TLBI_NS]);
+	c->tlbi_issued = 0;
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
 		uint32_t dropped = invalidate(s, cpu, req);
 

@@ -32,7 +32,7 @@ static void usage(FILE *f)
 		"                  [--json FILE] [--csv FILE] [--no-timing]\n"
 		"       tlbsim compare SCENARIO [--policies a,b,...] [--pairs N] [options]\n"
 		"       tlbsim sweep SCENARIO --vary key=v1,v2,... [--policies a,b,...]\n"
-		"                  [--metric NAME] [--plot FILE.png|FILE.svg] [options]\n"
+		"                  [--metric NAME[,NAME...]] [--plot FILE.png|FILE.svg[,...]]\n"
 		"See tlbsim(1).\n");
 }
 
@@ -139,8 +139,8 @@ static int parse_options(int argc, char **argv, struct options *o, const char *c
 		} else if (!strcmp(a, "--plot")) {
 			o->plot = val;
 		} else if (!strcmp(a, "--metric")) {
-			if (metric_lookup(val) < 0)
-				return fail("unknown metric '%s' (see 'tlbsim list')", val);
+			if (!sweep_metric_ids(val, NULL))
+				return 2;
 			o->metric = val;
 		} else if (!strcmp(a, "--vary")) {
 			o->vary = val;

@@ -69,6 +69,8 @@ const struct param_def param_defs[NR_PARAMS] = {
 	[P_TLB_MISS_NS] = { "tlb_miss_ns", "ns", 17.1, 0, 1e6, false, CO, NULL, CM "8: dTLB miss 17.1 ns" },
 	[P_TLB_ENTRIES] = { "tlb_entries", "entries", 512, 1, 1 << 20, true, CO, NULL, CM "9: 512-entry dTLB" },
 	[P_TLBI_ISSUE_NS] = { "tlbi_issue_ns", "ns", 30, 0, 1e6, false, CO, NULL, CM "16 gives only relative cost; assumption" },
+	[P_DVM_TLBI_NS] = { "dvm_tlbi_ns", "ns", 40, 0, 1e6, false, CO, NULL,
+		"assumption: interconnect time of one broadcast TLBI, serialised machine-wide; " CM "15 (the flush share grows with cores)" },
 	[P_DSB_NS] = { "dsb_ns", "ns", 500, 0, 1e7, false, CO, NULL, "assumption: DSB ISH waiting for broadcast completion" },
 	[P_PTE_UPDATE_NS] = { "pte_update_ns", "ns", 20, 0, 1e6, false, CO, NULL, "assumption: one PTE change under the PTL" },
 	[P_FAULT_NS] = { "fault_ns", "ns", 1500, 0, 1e7, false, CO, NULL, "assumption: hint-fault entry, walk, decision, exit" },

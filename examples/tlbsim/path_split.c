@@ -67,10 +67,16 @@ void sim_thp_op(struct sim *s, unsigned int ti)
 	};
 	struct tlbp_split_result res;
 	struct tlbp_split split;
+	unsigned int i;
 
 	if (head + (1ULL << PMD_ORDER) > t->slice_start + t->slice_pages)
 		return; /* this thread's operations are done */
 	s->cur_cpu = t->cpu;
+	s->op_cpu = t->cpu;
+	s->op_issuers = 1;
+	for (i = 0; i < s->nr_threads; i++)
+		if (i != ti && s->cpu[s->thread[i].cpu].op_until > s->now)
+			s->op_issuers++;
 	/* Fault the THP in: the thread touches it, so its TLB caches it. */
 	for (vpn = head; vpn < head + (1ULL << PMD_ORDER); vpn++) {
 		*pte_of(t->mm, vpn) = PTE_PRESENT | PTE_DIRTY;
@@ -81,6 +87,7 @@ void sim_thp_op(struct sim *s, unsigned int ti)
 	    tlbp_split_unmap(&split, &folio, &res))
 		oracle_violation(s, "split failed", t->mm->id, head);
 	took = kernel_time(c) - before;
+	c->op_until = s->now + took;
 	s->st.op_count++;
 	s->st.op_latency_ns_total += took;
 	sim_schedule(s, s->now + took + 1, EV_THP_OP, ti);

@@ -91,6 +91,8 @@ struct cpu {
 	struct tlb tlb;
 	struct acct acct;
 	struct tlbp_batch batch; /* the running task's tlbflush_unmap_batch */
+	uint32_t tlbi_issued;    /* arm64: broadcast TLBIs not yet waited for */
+	uint64_t op_until;       /* end of this CPU's last one-event operation */
 	unsigned long *batch_bits;
 };
 
@@ -152,6 +154,9 @@ struct sim {
 	struct tlbp_batch_config batch_cfg; /* per-CPU unmap batches */
 	struct tlbp_batch_config clear_cfg; /* unbatched clear-and-flush */
 	unsigned int cur_cpu;     /* CPU on whose behalf ops run */
+	/* arm64: CPUs issuing broadcast TLBIs at once, as seen by op_cpu's
+	 * operation (the path sets both); others count as alone. */
+	unsigned int op_cpu, op_issuers;
 	int migrate_policy;       /* enum tlbp_migrate_batch_policy */
 	int hint_policy;          /* enum tlbp_hint_policy */
 	int split_policy;         /* enum tlbp_split_policy */

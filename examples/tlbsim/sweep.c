@@ -56,10 +56,62 @@ int sweep_parse(const char *vary, const struct params *base, struct sweep_spec *
 	return 0;
 }
 
-static int plot(const struct options *o, const struct sweep_spec *sw,
+unsigned int sweep_metric_ids(const char *list, int *ids)
+{
+	unsigned int n = 0;
+	const char *p = list;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char name[64];
+		int id;
+
+		if (!len || len >= sizeof(name)) {
+			fail("bad --metric list '%s'", list);
+			return 0;
+		}
+		memcpy(name, p, len);
+		name[len] = '\0';
+		id = metric_lookup(name);
+		if (id < 0) {
+			fail("unknown metric '%s' (see 'tlbsim list')", name);
+			return 0;
+		}
+		if (n == SWEEP_MAX_METRICS) {
+			fail("--metric takes at most %d metrics", SWEEP_MAX_METRICS);
+			return 0;
+		}
+		if (ids)
+			ids[n] = id;
+		n++;
+		p += len;
+		if (*p == ',' && !*++p) {
+			fail("bad --metric list '%s'", list);
+			return 0;
+		}
+	}
+	return n;
+}
+
+/* FILE.ext, or FILE-METRIC.ext when one sweep plots several metrics. */
+static void plot_name(char *buf, size_t len, const char *file, size_t file_len,
+		      const char *metric)
+{
+	const char *dot = file + file_len;
+
+	while (dot > file && *dot != '.')
+		dot--;
+	if (!metric)
+		snprintf(buf, len, "%.*s", (int)file_len, file);
+	else
+		snprintf(buf, len, "%.*s-%s%.*s", (int)(dot - file), file, metric,
+			 (int)(file + file_len - dot), dot);
+}
+
+static int plot(const struct options *o, const char *file, const struct sweep_spec *sw,
 		const struct records *rs, int metric)
 {
-	const char *ext = strrchr(o->plot, '.');
+	const char *ext = strrchr(file, '.');
 	const char *term = ext && !strcmp(ext, ".svg") ? "svg size 800,500" :
 			   "pngcairo size 800,500";
 	char data[] = "/tmp/tlbsim-sweep-XXXXXX";
@@ -85,7 +137,7 @@ static int plot(const struct options *o, const struct sweep_spec *sw,
 		remove(data);
 		return fail("cannot run gnuplot (install gnuplot-nox)");
 	}
-	fprintf(gp, "set terminal %s\nset output '%s'\n", term, o->plot);
+	fprintf(gp, "set terminal %s\nset output '%s'\n", term, file);
 	fprintf(gp, "set title '%s: %s'\nset xlabel '%s'\nset ylabel '%s'\n",
 		o->sc->name, metric_names[metric], param_defs[sw->param].name,
 		metric_names[metric]);
@@ -101,13 +153,60 @@ static int plot(const struct options *o, const struct sweep_spec *sw,
 	return 0;
 }
 
+static void print_table(const struct options *o, const struct sweep_spec *sw,
+			const struct records *rs, int metric)
+{
+	unsigned int v, k;
+
+	printf("%s: %s by %s\n%-14s", o->sc->name, metric_names[metric],
+	       param_defs[sw->param].name, param_defs[sw->param].name);
+	for (k = 0; k < o->nr_policies; k++)
+		printf(" %22s", o->policies[k]);
+	printf("\n");
+	for (v = 0; v < sw->nr_values; v++) {
+		printf("%-14s", sw->text[v]);
+		for (k = 0; k < o->nr_policies; k++)
+			printf(" %22.6g", rs->r[v * o->nr_policies + k].metrics.v[metric]);
+		printf("\n");
+	}
+}
+
+/* Every plot file (comma-separated) for every metric. */
+static int plot_all(const struct options *o, const struct sweep_spec *sw,
+		    const struct records *rs, const int *metrics, unsigned int nr_metrics)
+{
+	const char *f = o->plot;
+	char file[4096];
+	unsigned int m;
+	int ret = 0;
+
+	while (*f && !ret) {
+		size_t len = strcspn(f, ",");
+
+		if (!len || len >= sizeof(file) - 64)
+			return fail("bad --plot list '%s'", o->plot);
+		for (m = 0; m < nr_metrics && !ret; m++) {
+			plot_name(file, sizeof(file), f, len,
+				  nr_metrics > 1 ? metric_names[metrics[m]] : NULL);
+			ret = plot(o, file, sw, rs, metrics[m]);
+		}
+		f += len;
+		if (*f == ',')
+			f++;
+	}
+	return ret;
+}
+
 int sweep_run(const struct options *o, const struct sweep_spec *sw)
 {
-	int metric = o->metric ? metric_lookup(o->metric) : M_TLB_IRQS_PER_MIGRATED_PAGE;
-	unsigned int v, k, total = sw->nr_values * o->nr_policies, done = 0;
+	int metrics[SWEEP_MAX_METRICS] = { M_TLB_IRQS_PER_MIGRATED_PAGE };
+	unsigned int nr_metrics = o->metric ? sweep_metric_ids(o->metric, metrics) : 1;
+	unsigned int v, k, m, total = sw->nr_values * o->nr_policies, done = 0;
 	struct records rs = { 0 };
 	int ret = 0;
 
+	if (!nr_metrics)
+		return 2;
 	for (v = 0; v < sw->nr_values && !ret; v++) {
 		struct params p = o->params;
 
@@ -120,22 +219,17 @@ int sweep_run(const struct options *o, const struct sweep_spec *sw)
 		}
 	}
 	fprintf(stderr, "\n");
-	if (!ret) {
-		printf("%s: %s by %s\n%-14s", o->sc->name, metric_names[metric],
-		       param_defs[sw->param].name, param_defs[sw->param].name);
-		for (k = 0; k < o->nr_policies; k++)
-			printf(" %22s", o->policies[k]);
-		printf("\n");
-		for (v = 0; v < sw->nr_values; v++) {
-			printf("%-14s", sw->text[v]);
-			for (k = 0; k < o->nr_policies; k++)
-				printf(" %22.6g", rs.r[v * o->nr_policies + k].metrics.v[metric]);
+	if (ret)
+		goto out;
+	for (m = 0; m < nr_metrics; m++) {
+		if (m)
 			printf("\n");
-		}
-		ret = write_outputs(o, &rs);
-		if (!ret && o->plot)
-			ret = plot(o, sw, &rs, metric);
+		print_table(o, sw, &rs, metrics[m]);
 	}
+	ret = write_outputs(o, &rs);
+	if (!ret && o->plot)
+		ret = plot_all(o, sw, &rs, metrics, nr_metrics);
+out:
 	records_free(&rs);
 	return ret;
 }

@@ -22,4 +22,9 @@ int sweep_parse(const char *vary, const struct params *base, struct sweep_spec *
 		char *err, size_t errlen);
 int sweep_run(const struct options *o, const struct sweep_spec *sw);
 
+#define SWEEP_MAX_METRICS 8
+/* Parses "m1,m2,..." into metric ids (@ids may be NULL to only check);
+ * returns the number of metrics, or 0 after a one-line error. */
+unsigned int sweep_metric_ids(const char *list, int *ids);
+
 #endif
