@@ -49,47 +49,73 @@ void report_run(FILE *out, const struct run_record *r)
 	}
 }
 
+/* Mean, min and max of @metric over the runs of @policy; 0 if none. */
+static unsigned int over_pairs(const struct records *rs, const char *policy, int metric,
+			       double *mean, double *lo, double *hi)
+{
+	unsigned int n = 0;
+	double sum = 0;
+	size_t k;
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (k = 0; k < rs->len; k++) {
+		double v = rs->r[k].metrics.v[metric];
+
+		if (strcmp(rs->r[k].policy, policy) != 0)
+			continue;
+		sum += v;
+		*lo = v < *lo ? v : *lo;
+		*hi = v > *hi ? v : *hi;
+		n++;
+	}
+	*mean = n ? sum / n : 0;
+	return n;
+}
+
+/*
+ * The patches' layout: one column per policy, the mean over the A/B pairs
+ * with its range when there are several, and each later policy's change
+ * against the first column.
+ */
 void report_compare(FILE *out, const struct records *rs, const char *const *policies,
 		    unsigned int nr_policies)
 {
 	unsigned int p;
-	size_t k;
 	int m;
 
 	fprintf(out, "%-40s", "metric");
 	for (p = 0; p < nr_policies; p++)
-		fprintf(out, " %24s", policies[p]);
+		fprintf(out, " %32s", policies[p]);
 	fprintf(out, "\n");
 	for (m = 0; m < NR_METRICS; m++) {
+		double base = 0, lo, hi;
+
 		fprintf(out, "%-40s", metric_names[m]);
 		for (p = 0; p < nr_policies; p++) {
-			double sum = 0, lo = INFINITY, hi = -INFINITY;
-			unsigned int n = 0;
-			char mean[32], a[32], b[32], cell[112];
+			char mean_s[32], a[32], b[32], cell[160];
+			double mean;
+			unsigned int n = over_pairs(rs, policies[p], m, &mean, &lo, &hi);
+			int len;
 
-			for (k = 0; k < rs->len; k++) {
-				double v = rs->r[k].metrics.v[m];
-
-				if (strcmp(rs->r[k].policy, policies[p]) != 0)
-					continue;
-				sum += v;
-				lo = v < lo ? v : lo;
-				hi = v > hi ? v : hi;
-				n++;
-			}
 			if (!n) {
-				fprintf(out, " %24s", "-");
+				fprintf(out, " %32s", "-");
 				continue;
 			}
-			fmt_value(mean, sizeof(mean), sum / n);
+			fmt_value(mean_s, sizeof(mean_s), mean);
+			len = snprintf(cell, sizeof(cell), "%s", mean_s);
 			if (n > 1 && lo != hi) {
 				fmt_value(a, sizeof(a), lo);
 				fmt_value(b, sizeof(b), hi);
-				snprintf(cell, sizeof(cell), "%s [%s..%s]", mean, a, b);
-			} else {
-				snprintf(cell, sizeof(cell), "%s", mean);
+				len += snprintf(cell + len, sizeof(cell) - (size_t)len,
+						" [%s..%s]", a, b);
 			}
-			fprintf(out, " %24s", cell);
+			if (!p)
+				base = mean;
+			else if (base != 0 && m != M_WALL_SECONDS && m != M_SIM_EVENTS)
+				snprintf(cell + len, sizeof(cell) - (size_t)len, " (%+.1f%%)",
+					 100.0 * (mean - base) / fabs(base));
+			fprintf(out, " %32s", cell);
 		}
 		fprintf(out, "\n");
 	}
