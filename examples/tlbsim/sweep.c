@@ -112,8 +112,10 @@ static int plot(const struct options *o, const char *file, const struct sweep_sp
 		const struct records *rs, int metric)
 {
 	const char *ext = strrchr(file, '.');
-	const char *term = ext && !strcmp(ext, ".svg") ? "svg size 800,500" :
-			   "pngcairo size 800,500";
+	/* noenhanced: metric names have underscores, not subscripts. */
+	const char *term = ext && !strcmp(ext, ".svg") ? "svg size 800,500 noenhanced" :
+			   "pngcairo size 800,500 noenhanced";
+	double lo = sw->values[0], hi = sw->values[0];
 	char data[] = "/tmp/tlbsim-sweep-XXXXXX";
 	unsigned int k, v;
 	FILE *f, *gp;
@@ -141,6 +143,14 @@ static int plot(const struct options *o, const char *file, const struct sweep_sp
 	fprintf(gp, "set title '%s: %s'\nset xlabel '%s'\nset ylabel '%s'\n",
 		o->sc->name, metric_names[metric], param_defs[sw->param].name,
 		metric_names[metric]);
+	for (v = 1; v < sw->nr_values; v++) {
+		lo = sw->values[v] < lo ? sw->values[v] : lo;
+		hi = sw->values[v] > hi ? sw->values[v] : hi;
+	}
+	/* Values spanning more than a decade (CPU counts, threads) read
+	 * better on a base-2 axis. */
+	if (lo > 0 && hi >= 16 * lo)
+		fprintf(gp, "set logscale x 2\n");
 	fprintf(gp, "set key outside\nset grid\nplot ");
 	for (k = 0; k < o->nr_policies; k++)
 		fprintf(gp, "%s'%s' index %u with linespoints title '%s'",
