@@ -345,7 +345,14 @@ out:
 
 static bool same_run(const struct baseline *b, const struct params *p, uint64_t seed)
 {
-	return b && b->valid && b->seed == seed && !memcmp(b->p.v, p->v, sizeof(p->v));
+	unsigned int i;
+
+	if (!b || !b->valid || b->seed != seed)
+		return false;
+	for (i = 0; i < NR_PARAMS; i++)
+		if (b->p.v[i] != p->v[i])
+			return false;
+	return true;
 }
 
 int scenario_run(const struct scenario *sc, const struct params *user,
