@@ -61,13 +61,13 @@ static int d_flush(void *ctx)
 	struct tlbp_flush_req req = {
 		.cpus = &s->all_cpus, .end = TLBP_FLUSH_ALL, .full = true,
 	};
-	uint64_t before = s->cpu[0].acct.wait_ns + s->cpu[0].acct.kernel_ns;
+	uint64_t before = cpu_path_ns(&s->cpu[0]);
 
 	s->cur_cpu = 0;
 	s->st.tlb_flush_all_calls++;
 	d->unflushed_remap = false;
 	s->flush_ops->flush(s, &req);
-	s->st.sys_ns += s->cpu[0].acct.wait_ns + s->cpu[0].acct.kernel_ns - before;
+	s->st.sys_ns += cpu_path_ns(&s->cpu[0]) - before;
 	return 0;
 }
 

@@ -32,11 +32,6 @@ static unsigned int pick_scan_cpu(struct sim *s, struct mm *mm)
 	return t->cpu;
 }
 
-static uint64_t cpu_busy_ns(const struct cpu *c)
-{
-	return c->acct.wait_ns + c->acct.kernel_ns;
-}
-
 void sim_scan_start(struct sim *s, struct mm *mm)
 {
 	uint64_t pages = (uint64_t)(s->p.v[P_SCAN_SIZE_MB] * 1048576.0) >> PAGE_SHIFT;
@@ -140,14 +135,14 @@ static void scan_finish(struct sim *s, struct mm *mm)
 static void scan_flush(struct sim *s, struct mm *mm, unsigned int cpu)
 {
 	enum tlbp_flush_reason why;
-	uint64_t before = cpu_busy_ns(&s->cpu[cpu]);
+	uint64_t before = cpu_path_ns(&s->cpu[cpu]);
 
 	s->cur_cpu = cpu;
 	tlbp_gather_finish(&mm->gather, &mm->cpus, &why);
 	if (why != TLBP_FLUSH_NOT_REQUIRED)
 		s->st.scanner_flush_mm_calls++;
 	mm->scan_step = SCAN_STEP_DONE;
-	sim_schedule(s, s->now + cpu_busy_ns(&s->cpu[cpu]) - before + 1,
+	sim_schedule(s, s->now + cpu_path_ns(&s->cpu[cpu]) - before + 1,
 		     EV_SCAN_TABLE, mm->id - 1);
 }
 
@@ -170,7 +165,7 @@ static unsigned int owner_of(const struct mm *mm, uint64_t vpn)
 void sim_scan_table(struct sim *s, struct mm *mm)
 {
 	unsigned int cpu = mm->scan_cpu;
-	uint64_t start = mm->scan_next_vpn, end, vpn, changed = 0, before;
+	uint64_t start = mm->scan_next_vpn, end, vpn, changed = 0, took;
 	double prompt = s->p.v[P_FAULT_PROMPT_FRACTION];
 	double prompt_mean = s->p.v[P_FAULT_PROMPT_MS] * 1e6;
 	double cost;
@@ -183,12 +178,12 @@ void sim_scan_table(struct sim *s, struct mm *mm)
 	}
 	if (mm->scan_step == SCAN_STEP_DRAIN) {
 		/* Under this table's PTL, before touching its PTEs. */
-		before = cpu_busy_ns(&s->cpu[cpu]);
+		took = cpu_path_ns(&s->cpu[cpu]);
 		tlbp_mm_flush_batched_pending(&mm->flush, NULL);
+		took = cpu_path_ns(&s->cpu[cpu]) - took;
 		mm->scan_step = SCAN_STEP_MARK;
-		if (cpu_busy_ns(&s->cpu[cpu]) != before) {
-			sim_schedule(s, s->now + cpu_busy_ns(&s->cpu[cpu]) - before,
-				     EV_SCAN_TABLE, mm->id - 1);
+		if (took) {
+			sim_schedule(s, s->now + took, EV_SCAN_TABLE, mm->id - 1);
 			return;
 		}
 	}

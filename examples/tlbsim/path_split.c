@@ -49,16 +49,11 @@ static const struct tlbp_split_ops split_ops = {
 	.clear_pte = s_clear_pte, .proceed = s_proceed,
 };
 
-static uint64_t kernel_time(const struct cpu *c)
-{
-	return c->acct.kernel_ns + c->acct.wait_ns + c->acct.fault_ns;
-}
-
 void sim_thp_op(struct sim *s, unsigned int ti)
 {
 	struct thread *t = &s->thread[ti];
 	struct cpu *c = &s->cpu[t->cpu];
-	uint64_t before = kernel_time(c), vpn, took;
+	uint64_t before = cpu_path_ns(c), vpn, took;
 	uint64_t head = t->slice_start + (t->ops_done++ << PMD_ORDER);
 	struct split_ctx ctx = { s, t->mm, head };
 	struct tlbp_split_folio folio = {
@@ -86,7 +81,7 @@ void sim_thp_op(struct sim *s, unsigned int ti)
 	if (tlbp_split_init(&split, s->split_policy, &split_ops, &ctx, &c->batch) ||
 	    tlbp_split_unmap(&split, &folio, &res))
 		oracle_violation(s, "split failed", t->mm->id, head);
-	took = kernel_time(c) - before;
+	took = cpu_path_ns(c) - before;
 	c->op_until = s->now + took;
 	s->st.op_count++;
 	s->st.op_latency_ns_total += took;

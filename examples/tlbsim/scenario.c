@@ -355,6 +355,14 @@ static bool same_run(const struct baseline *b, const struct params *p, uint64_t 
 	return true;
 }
 
+/* Keeps a balancing-off run as the twin of (@p, @seed). */
+static void remember_twin(struct baseline *b, const struct params *p, uint64_t seed,
+			  const struct metrics *m)
+{
+	*b = (struct baseline){ true, seed, *p, *m };
+	b->m.v[M_THROUGHPUT_LOSS_PCT] = 0;
+}
+
 int scenario_run(const struct scenario *sc, const struct params *user,
 		 const struct policy_def *pol, uint64_t seed, struct metrics *out,
 		 struct baseline *cache, char *err, size_t errlen)
@@ -373,18 +381,17 @@ int scenario_run(const struct scenario *sc, const struct params *user,
 		return 0;
 	if (!pol->balancing) {
 		out->v[M_THROUGHPUT_LOSS_PCT] = 0;
-		*base = (struct baseline){ true, seed, p, *out };
+		remember_twin(base, &p, seed, out);
 		return 0;
 	}
 	/* The same seed with balancing off: what the workload would do alone. */
 	if (!same_run(base, &p, seed)) {
-		if (run_one(sc, &p, scenario_policy(sc, "off"), seed, &base->m, err, errlen))
+		struct metrics off;
+
+		if (run_one(sc, &p, scenario_policy(sc, "off"), seed, &off, err, errlen))
 			return -1;
-		base->m.v[M_THROUGHPUT_LOSS_PCT] = 0;
-		base->valid = true;
-		base->seed = seed;
-		base->p = p;
-		out->v[M_WALL_SECONDS] += base->m.v[M_WALL_SECONDS];
+		remember_twin(base, &p, seed, &off);
+		out->v[M_WALL_SECONDS] += off.v[M_WALL_SECONDS];
 	}
 	if (base->m.useful_ns > 0)
 		out->v[M_THROUGHPUT_LOSS_PCT] = 100.0 * (1.0 - out->useful_ns / base->m.useful_ns);

@@ -185,6 +185,16 @@ static inline uint8_t *pte_of(const struct mm *mm, uint64_t vpn)
 	return &mm->obj->page[vpn].pte[mm->slot];
 }
 
+/*
+ * Time a CPU spent running kernel paths itself: its own flushes and waits
+ * for acks, faults, other kernel work. A path that runs in one event takes
+ * as long as this grows while it runs.
+ */
+static inline uint64_t cpu_path_ns(const struct cpu *c)
+{
+	return c->acct.kernel_ns + c->acct.wait_ns + c->acct.fault_ns;
+}
+
 /* machine.c */
 int sim_machine_init(struct sim *s, unsigned int nr_cpus, unsigned int nr_nodes);
 void sim_free(struct sim *s);

@@ -56,22 +56,35 @@ int sweep_parse(const char *vary, const struct params *base, struct sweep_spec *
 	return 0;
 }
 
+/*
+ * The next item of a comma-separated list: copies it into @buf and moves
+ * *@p past it. Returns 1 for an item, 0 at the end of the list, -1 for an
+ * empty item (a trailing comma too) or one longer than @size allows.
+ */
+static int list_next(const char **p, char *buf, size_t size)
+{
+	const char *item = *p;
+	size_t len;
+
+	if (!item)
+		return 0;
+	len = strcspn(item, ",");
+	*p = item[len] == ',' ? item + len + 1 : NULL;
+	if (!len || len >= size)
+		return -1;
+	memcpy(buf, item, len);
+	buf[len] = '\0';
+	return 1;
+}
+
 unsigned int sweep_metric_ids(const char *list, int *ids)
 {
-	unsigned int n = 0;
 	const char *p = list;
+	unsigned int n = 0;
+	char name[64];
+	int more, id;
 
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		char name[64];
-		int id;
-
-		if (!len || len >= sizeof(name)) {
-			fail("bad --metric list '%s'", list);
-			return 0;
-		}
-		memcpy(name, p, len);
-		name[len] = '\0';
+	while ((more = list_next(&p, name, sizeof(name))) > 0) {
 		id = metric_lookup(name);
 		if (id < 0) {
 			fail("unknown metric '%s' (see 'tlbsim list')", name);
@@ -84,28 +97,25 @@ unsigned int sweep_metric_ids(const char *list, int *ids)
 		if (ids)
 			ids[n] = id;
 		n++;
-		p += len;
-		if (*p == ',' && !*++p) {
-			fail("bad --metric list '%s'", list);
-			return 0;
-		}
+	}
+	if (more < 0) {
+		fail("bad --metric list '%s'", list);
+		return 0;
 	}
 	return n;
 }
 
 /* FILE.ext, or FILE-METRIC.ext when one sweep plots several metrics. */
-static void plot_name(char *buf, size_t len, const char *file, size_t file_len,
-		      const char *metric)
+static void plot_name(char *buf, size_t len, const char *file, const char *metric)
 {
-	const char *dot = file + file_len;
+	const char *dot = strrchr(file, '.');
 
-	while (dot > file && *dot != '.')
-		dot--;
 	if (!metric)
-		snprintf(buf, len, "%.*s", (int)file_len, file);
+		snprintf(buf, len, "%s", file);
+	else if (!dot)
+		snprintf(buf, len, "%s-%s", file, metric);
 	else
-		snprintf(buf, len, "%.*s-%s%.*s", (int)(dot - file), file, metric,
-			 (int)(file + file_len - dot), dot);
+		snprintf(buf, len, "%.*s-%s%s", (int)(dot - file), file, metric, dot);
 }
 
 static int plot(const struct options *o, const char *file, const struct sweep_spec *sw,
@@ -185,24 +195,18 @@ static void print_table(const struct options *o, const struct sweep_spec *sw,
 static int plot_all(const struct options *o, const struct sweep_spec *sw,
 		    const struct records *rs, const int *metrics, unsigned int nr_metrics)
 {
-	const char *f = o->plot;
-	char file[4096];
+	const char *p = o->plot;
+	char file[4096], out[4096 + 64];
 	unsigned int m;
 	int ret = 0;
 
-	while (*f && !ret) {
-		size_t len = strcspn(f, ",");
-
-		if (!len || len >= sizeof(file) - 64)
-			return fail("bad --plot list '%s'", o->plot);
+	/* sweep_run() checked the list before the runs. */
+	while (!ret && list_next(&p, file, sizeof(file)) > 0) {
 		for (m = 0; m < nr_metrics && !ret; m++) {
-			plot_name(file, sizeof(file), f, len,
+			plot_name(out, sizeof(out), file,
 				  nr_metrics > 1 ? metric_names[metrics[m]] : NULL);
-			ret = plot(o, file, sw, rs, metrics[m]);
+			ret = plot(o, out, sw, rs, metrics[m]);
 		}
-		f += len;
-		if (*f == ',')
-			f++;
 	}
 	return ret;
 }
@@ -217,6 +221,16 @@ int sweep_run(const struct options *o, const struct sweep_spec *sw)
 
 	if (!nr_metrics)
 		return 2;
+	if (o->plot) { /* a bad file list fails now, not after the runs */
+		const char *p = o->plot;
+		char file[4096];
+		int more;
+
+		while ((more = list_next(&p, file, sizeof(file))) > 0)
+			;
+		if (more < 0)
+			return fail("bad --plot list '%s'", o->plot);
+	}
 	for (v = 0; v < sw->nr_values && !ret; v++) {
 		struct params p = o->params;
 
