@@ -9,7 +9,7 @@
 #   added, so the per-CPU TLB models and fixed costs cancel out.
 # Usage: tlbsim-bench.sh [path/to/tlbsim]
 set -eu
-tlbsim=${1:-examples/tlbsim/tlbsim}
+tlbsim=${1:-tools/tlbsim/tlbsim}
 [ -x "$tlbsim" ] || { echo "tlbsim-bench: no tlbsim at $tlbsim" >&2; exit 1; }
 command -v /usr/bin/time >/dev/null || { echo "tlbsim-bench: needs GNU time (Debian: time)" >&2; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

@@ -9,7 +9,7 @@
 # on a 2-core machine.
 # Usage: tlbsim-fullscale.sh [path/to/tlbsim]
 set -eu
-tlbsim=${1:-examples/tlbsim/tlbsim}
+tlbsim=${1:-tools/tlbsim/tlbsim}
 [ -x "$tlbsim" ] || { echo "tlbsim-fullscale: no tlbsim at $tlbsim" >&2; exit 1; }
 command -v /usr/bin/time >/dev/null || { echo "tlbsim-fullscale: needs GNU time (Debian: time)" >&2; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

@@ -18,7 +18,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/tlbp-kmod.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/lib" "$work/tests/vectors" "$work/kernel"
-cp "$srcdir"/lib/*.c "$srcdir"/lib/*.h "$srcdir"/lib/Kbuild "$work/lib/"
+cp "$srcdir"/lib/*.c "$srcdir"/lib/*.h "$work/lib/"
 cp -r "$srcdir/include" "$work/include"
 cp "$srcdir"/tests/fake_ops.c "$srcdir"/tests/fake_ops.h "$work/tests/"
 cp "$srcdir"/tests/vectors/*.c "$srcdir"/tests/vectors/*.h "$work/tests/vectors/"
@@ -31,13 +31,13 @@ cat "$work/build.log"
 if grep -qi 'warning:' "$work/build.log"; then
 	echo "build-kmod: warnings found" >&2; exit 1
 fi
-for ko in lib/tlbpolicy.ko tlbpolicy_selftest.ko; do
+for ko in tlbpolicy.ko tlbpolicy_selftest.ko; do
 	# The .modinfo section, without needing kmod's modinfo.
 	objcopy -O binary --only-section=.modinfo "$work/$ko" "$work/modinfo"
 	echo "build-kmod: $ko: $(tr '\0' '\n' <"$work/modinfo" | grep -E '^(vermagic|depends)=' | tr '\n' ' ')"
 done
 if [ -n "${KMOD_OUT:-}" ]; then
 	mkdir -p "$KMOD_OUT"
-	cp "$work/lib/tlbpolicy.ko" "$work/tlbpolicy_selftest.ko" "$KMOD_OUT/"
+	cp "$work/tlbpolicy.ko" "$work/tlbpolicy_selftest.ko" "$KMOD_OUT/"
 fi
 echo "build-kmod: ok"

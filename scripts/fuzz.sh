@@ -9,10 +9,7 @@ src=$(cd "${1:-.}" && pwd)
 secs=${2:-60}
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/tlbp-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-lib=""
-for c in "$src"/lib/*.c; do
-	case $c in *_module.c) ;; *) lib="$lib $c" ;; esac
-done
+lib=$(ls "$src"/lib/*.c)
 status=0
 for h in batch policies; do
 	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 # cppcheck, clang-tidy (.clang-tidy) and clang's scan-build over lib/ and
-# examples/tlbsim. Prints the finding count of each; fails on any finding.
+# tools/tlbsim. Prints the finding count of each; fails on any finding.
 # Usage: static-analysis.sh [SRCDIR]
 set -u
 src=$(cd "${1:-.}" && pwd)
@@ -10,8 +10,8 @@ trap 'rm -rf "$work"' EXIT
 status=0
 
 cppcheck --enable=warning,performance,portability --inline-suppr --quiet \
-	-I"$src/include" -I"$src/examples/tlbsim" -D__GNUC__ \
-	"$src/lib" "$src/examples/tlbsim" 2>"$work/cppcheck.log"
+	-I"$src/include" -I"$src/tools/tlbsim" -D__GNUC__ \
+	"$src/lib" "$src/tools/tlbsim" 2>"$work/cppcheck.log"
 n=$(grep -c ': \(error\|warning\|performance\|portability\|style\):' "$work/cppcheck.log")
 cat "$work/cppcheck.log"
 echo "static-analysis: cppcheck findings: $n"
@@ -19,10 +19,9 @@ echo "static-analysis: cppcheck findings: $n"
 
 jansson=$(pkg-config --cflags jansson 2>/dev/null)
 : >"$work/tidy.log"
-for f in "$src"/lib/*.c "$src"/examples/tlbsim/*.c; do
-	case $f in *_module.c) continue ;; esac # kernel glue: needs kernel headers
+for f in "$src"/lib/*.c "$src"/tools/tlbsim/*.c; do
 	clang-tidy --quiet "$f" -- -std=gnu11 -I"$src/include" \
-		-I"$src/examples/tlbsim" $jansson >>"$work/tidy.log" 2>&1
+		-I"$src/tools/tlbsim" $jansson >>"$work/tidy.log" 2>&1
 done
 n=$(grep -c -E '(warning|error): ' "$work/tidy.log")
 grep -E '(warning|error): ' "$work/tidy.log"

@@ -17,7 +17,7 @@ mkdir -p "$dst/tests/vectors" "$tree/include/tlbpolicy"
 cp "$src"/include/tlbpolicy/*.h "$tree/include/tlbpolicy/"
 objs=""
 cp "$src"/lib/*.h "$dst/"
-for c in "$src"/lib/*.c; do
+for c in "$src"/lib/*.c "$src"/kernel/tlbpolicy_module.c; do
 	cp "$c" "$dst/"
 	objs="$objs $(basename "$c" .c).o"
 done

@@ -10,7 +10,6 @@ ccinc=$($CC -print-file-name=include)
 flags="-std=gnu11 -O2 -Wall -Wextra -Werror -Wmissing-prototypes -Wshadow"
 status=0
 for src in "$top_srcdir"/lib/*.c; do
-	case "$src" in *_module.c) continue ;; esac
 	obj="$tmp/$(basename "$src" .c)"
 	if ! $CC $flags -ffreestanding -nostdinc -isystem "$ccinc" \
 		-I"$top_srcdir/include" -c "$src" -o "$obj.user.o"; then

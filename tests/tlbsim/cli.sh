@@ -4,7 +4,7 @@
 # a crash; good input works, and the same seed gives byte-identical files.
 set -u
 : "${top_builddir:=.}"
-tlbsim="$top_builddir/examples/tlbsim/tlbsim"
+tlbsim="$top_builddir/tools/tlbsim/tlbsim"
 [ -x "$tlbsim" ] || { echo "SKIP: no tlbsim"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fails=0; n=0
