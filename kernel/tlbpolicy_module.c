@@ -32,6 +32,9 @@ EXPORT_SYMBOL_GPL(tlbp_mm_flush_pending);
 EXPORT_SYMBOL_GPL(tlbp_mm_flush_nested);
 
 EXPORT_SYMBOL_GPL(tlbp_batch_config_default);
+EXPORT_SYMBOL_GPL(tlbp_batch_config_arch);
+EXPORT_SYMBOL_GPL(tlbp_arch_name);
+EXPORT_SYMBOL_GPL(tlbp_arch_from_name);
 EXPORT_SYMBOL_GPL(tlbp_batch_cpus_size);
 EXPORT_SYMBOL_GPL(tlbp_batch_init);
 EXPORT_SYMBOL_GPL(tlbp_batch_should_defer);

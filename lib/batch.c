@@ -8,20 +8,13 @@
  * input) or leaves flush_required set (op failure).
  */
 #include <tlbpolicy/batch.h>
+#include <tlbpolicy/arch.h>
 #include "flush_req.h"
-
-#define PTE_KNOWN_FLAGS (TLBP_PTE_PRESENT | TLBP_PTE_PROTNONE | TLBP_PTE_DIRTY)
 
 int tlbp_batch_config_default(struct tlbp_batch_config *cfg,
 			      unsigned int nr_cpus)
 {
-	if (!cfg)
-		return -TLBP_EINVAL;
-	cfg->nr_cpus = nr_cpus;
-	cfg->flush_ceiling = TLBP_BATCH_DEFAULT_CEILING;
-	cfg->page_shift = TLBP_BATCH_DEFAULT_PAGE_SHIFT;
-	cfg->defer = TLBP_DEFER_IF_REMOTE;
-	return 0;
+	return tlbp_batch_config_arch(cfg, TLBP_ARCH_X86, nr_cpus);
 }
 
 size_t tlbp_batch_cpus_size(unsigned int nr_cpus)
@@ -74,6 +67,7 @@ int tlbp_batch_init(struct tlbp_batch *b, const struct tlbp_batch_config *cfg,
 	b->ctx = ctx;
 	b->cpus = cpus;
 	b->flush_ceiling = cfg->flush_ceiling;
+	b->range_ceiling = cfg->range_ceiling;
 	b->page_shift = cfg->page_shift;
 	b->defer = cfg->defer;
 	batch_reset(b);
@@ -192,7 +186,8 @@ static enum tlbp_flush_reason flush_kind(const struct tlbp_batch *b)
 		return TLBP_FLUSH_FULL_ADD_FAILED;
 	if (b->multi_mm)
 		return TLBP_FLUSH_FULL_MULTI_MM;
-	if ((b->end - b->start) >> b->page_shift > b->flush_ceiling)
+	if (b->flush_ceiling != TLBP_FLUSH_CEILING_NONE &&
+	    (b->end - b->start) >> b->page_shift > b->flush_ceiling)
 		return TLBP_FLUSH_FULL_CEILING;
 	return TLBP_FLUSH_RANGED;
 }
@@ -245,26 +240,24 @@ int tlbp_batch_flush_dirty(struct tlbp_batch *b,
 	return tlbp_batch_flush(b, reason);
 }
 
-int tlbp_clear_flush(struct tlbp_mm *mm, const struct tlbp_cpuset *cpus,
-		     const struct tlbp_batch_config *cfg, unsigned int pte_flags,
-		     uint64_t start, uint64_t end, enum tlbp_flush_reason *reason)
+int tlbp_internal_clear_flush(struct tlbp_mm *mm,
+			      const struct tlbp_cpuset *cpus,
+			      unsigned int page_shift, unsigned int ceiling,
+			      unsigned int stride_shift, unsigned int pte_flags,
+			      uint64_t start, uint64_t end,
+			      enum tlbp_flush_reason *reason)
 {
 	struct tlbp_flush_req req;
-	uint64_t nr_pages;
 	int err;
 
-	if (!mm || !cpus || !cfg || (pte_flags & ~PTE_KNOWN_FLAGS) ||
-	    !page_shift_ok(cfg->page_shift) ||
-	    !page_range_ok(start, end, cfg->page_shift))
-		return -TLBP_EINVAL;
 	if (!tlbp_pte_accessible(mm, pte_flags)) {
 		if (reason)
 			*reason = TLBP_FLUSH_NOT_REQUIRED;
 		return 0;
 	}
-	nr_pages = (end - start) >> cfg->page_shift;
-	flush_req_fill(&req, cpus, mm, nr_pages > cfg->flush_ceiling, start, end,
-		       cfg->page_shift);
+	/* flush_tlb_mm_range() counts entries of the stride, not base pages. */
+	flush_req_fill(&req, cpus, mm, (end - start) >> stride_shift > ceiling,
+		       start, end, page_shift);
 	req.unmapped = true;
 	req.writable = (pte_flags & TLBP_PTE_DIRTY) != 0;
 	err = mm->ops->flush(mm->ctx, &req);
@@ -273,6 +266,19 @@ int tlbp_clear_flush(struct tlbp_mm *mm, const struct tlbp_cpuset *cpus,
 	if (reason)
 		*reason = req.full ? TLBP_FLUSH_FULL_CEILING : TLBP_FLUSH_RANGED;
 	return 0;
+}
+
+int tlbp_clear_flush(struct tlbp_mm *mm, const struct tlbp_cpuset *cpus,
+		     const struct tlbp_batch_config *cfg, unsigned int pte_flags,
+		     uint64_t start, uint64_t end, enum tlbp_flush_reason *reason)
+{
+	if (!mm || !cpus || !cfg || (pte_flags & ~PTE_KNOWN_FLAGS) ||
+	    !page_shift_ok(cfg->page_shift) ||
+	    !page_range_ok(start, end, cfg->page_shift))
+		return -TLBP_EINVAL;
+	return tlbp_internal_clear_flush(mm, cpus, cfg->page_shift,
+					 cfg->range_ceiling, cfg->page_shift,
+					 pte_flags, start, end, reason);
 }
 
 const char *tlbp_flush_reason_name(enum tlbp_flush_reason reason)

@@ -7,7 +7,7 @@
 #ifndef TLBPOLICY_LIB_FLUSH_REQ_H
 #define TLBPOLICY_LIB_FLUSH_REQ_H
 
-#include <tlbpolicy/flush_ops.h>
+#include <tlbpolicy/batch.h>
 
 /* Base pages from 4 KiB to 2 MiB. */
 static inline bool page_shift_ok(unsigned int page_shift)
@@ -39,5 +39,22 @@ static inline void flush_req_fill(struct tlbp_flush_req *req,
 	req->unmapped = false;
 	req->writable = false;
 }
+
+/* The old-PTE bits the library understands. */
+#define PTE_KNOWN_FLAGS (TLBP_PTE_PRESENT | TLBP_PTE_PROTNONE | TLBP_PTE_DIRTY)
+
+/*
+ * Clear-and-flush of one entry spanning [start, end) with its arguments
+ * already checked: flushes only an accessible entry, ranged when the range
+ * holds at most @ceiling entries of 2^stride_shift bytes. Never touches the
+ * mm's batched generation. Shared by tlbp_clear_flush() and the split's
+ * unbatched paths.
+ */
+int tlbp_internal_clear_flush(struct tlbp_mm *mm,
+			      const struct tlbp_cpuset *cpus,
+			      unsigned int page_shift, unsigned int ceiling,
+			      unsigned int stride_shift, unsigned int pte_flags,
+			      uint64_t start, uint64_t end,
+			      enum tlbp_flush_reason *reason);
 
 #endif

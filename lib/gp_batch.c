@@ -72,7 +72,6 @@ static int process_item(struct gp_run *r, unsigned int idx, int *flush_err)
 	const struct tlbp_gp_batch *g = r->g;
 	int err;
 
-	r->owes_flush = true;
 	err = g->ops->process(g->ctx, idx);
 	if (err == -TLBP_ENOMEM && g->on_error == TLBP_GP_CONTINUE &&
 	    pages_pending(r)) {
@@ -80,9 +79,16 @@ static int process_item(struct gp_run *r, unsigned int idx, int *flush_err)
 		if (*flush_err)
 			return err;
 		r->res->retries++;
-		r->owes_flush = true;
 		err = g->ops->process(g->ctx, idx);
 	}
+	/*
+	 * A failed item leaves no mapping for the flush to cover (restore
+	 * remapped nothing; optimize's own failure path flushed), so only a
+	 * completed item, or pages waiting to be freed, owe one: 6.12 flushes
+	 * a restore batch only if some folio was restored.
+	 */
+	if (!err || pages_pending(r))
+		r->owes_flush = true;
 	return err;
 }
 
@@ -117,7 +123,7 @@ int tlbp_gp_batch_run(const struct tlbp_gp_batch *g, unsigned int nr_items,
 			break;
 		}
 		err = process_item(&r, idx, &flush_err);
-		if (!flush_err && g->policy == TLBP_GP_PER_ITEM)
+		if (!flush_err && g->policy == TLBP_GP_PER_ITEM && r.owes_flush)
 			flush_err = flush_and_free(&r);
 		if (flush_err) {
 			res->handed_back = nr_items - idx - 1;

@@ -5,10 +5,29 @@
  */
 #include <tlbpolicy/migrate.h>
 
+/*
+ * folio_likely_mapped_shared() in 6.12 is a function of the mapcount for a
+ * small folio (mapcount > 1), false for any folio mapped at most once, and
+ * true for a large folio with more mappings than pages. Any other
+ * combination describes no folio the kernel can hold.
+ */
+static bool shared_hint_consistent(const struct tlbp_migrate_folio *f)
+{
+	if (f->mapcount <= 1)
+		return !f->maybe_mapped_shared;
+	if (f->order == 0)
+		return f->maybe_mapped_shared;
+	if (f->order < 31 && (unsigned int)f->mapcount > 1U << f->order)
+		return f->maybe_mapped_shared;
+	return true;
+}
+
 static bool folio_input_ok(const struct tlbp_migrate_folio *f)
 {
+	/* The kernel never unmaps from an empty batch. */
 	return (unsigned int)f->mode <= TLBP_MIGRATE_SYNC &&
-	       (unsigned int)f->reason < TLBP_MR_NR && f->mapcount >= 0;
+	       (unsigned int)f->reason < TLBP_MR_NR && f->mapcount >= 0 &&
+	       f->nr_folios > 0 && shared_hint_consistent(f);
 }
 
 /* The rule for an async unmap; sync modes never get here. */
@@ -28,7 +47,7 @@ async_rule(enum tlbp_migrate_batch_policy policy,
 			return TLBP_MB_SINGLE_SMALL;
 		break;
 	case TLBP_MIGRATE_BATCH_SKIP_SINGLE_MAPCOUNT:
-		if (f->nr_folios <= 1 && f->mapcount <= 1)
+		if (f->nr_folios == 1 && f->mapcount <= 1)
 			return TLBP_MB_SINGLE_MAPPED_ONCE;
 		break;
 	default:

@@ -24,8 +24,11 @@
 #include <tlbpolicy/flush_ops.h>
 #include <tlbpolicy/mm.h>
 
-/** x86's tlb_single_page_flush_ceiling: ranged flush up to 33 pages. */
-#define TLBP_BATCH_DEFAULT_CEILING 33U
+TLBP_BEGIN_DECLS
+
+/** A ceiling no span reaches: the flush is never widened to full by its
+ *  size (arm64, whose batch only completes TLBIs already issued). */
+#define TLBP_FLUSH_CEILING_NONE 0xffffffffU
 /** 4 KiB base pages. */
 #define TLBP_BATCH_DEFAULT_PAGE_SHIFT 12U
 
@@ -82,18 +85,24 @@ enum tlbp_flush_reason {
 };
 
 /**
- * @brief Tunables of a batch; fill with tlbp_batch_config_default().
+ * @brief Tunables of a batch; fill with tlbp_batch_config_arch() (arch.h)
+ *        or tlbp_batch_config_default().
  */
 struct tlbp_batch_config {
 	/** CPUs the pending set covers (1 .. #TLBP_CPUSET_MAX_CPUS). */
 	unsigned int nr_cpus;
-	/** Ranged flush when the range spans at most this many pages;
-	 *  0 always flushes in full (x86's debugfs 0). */
+	/** The batch's flush (arch_tlbbatch_flush) is ranged when its range
+	 *  spans at most this many pages, full above; 0 always flushes in
+	 *  full (x86, riscv), #TLBP_FLUSH_CEILING_NONE never widens (arm64). */
 	unsigned int flush_ceiling;
 	/** log2 of the base page size, 12 .. 21. */
 	unsigned int page_shift;
 	/** When to batch. */
 	enum tlbp_defer_policy defer;
+	/** An immediate flush (tlbp_clear_flush(), a per-PTE split) is ranged
+	 *  when it spans at most this many entries, full above
+	 *  (flush_tlb_mm_range()'s tlb_single_page_flush_ceiling on x86). */
+	unsigned int range_ceiling;
 };
 
 /**
@@ -115,6 +124,7 @@ struct tlbp_batch {
 	uint64_t start;                   /**< @private range start */
 	uint64_t end;                     /**< @private range end */
 	unsigned int flush_ceiling;       /**< @private */
+	unsigned int range_ceiling;       /**< @private */
 	unsigned int page_shift;          /**< @private */
 	enum tlbp_defer_policy defer;     /**< @private */
 	bool flush_required;              /**< @private */
@@ -124,8 +134,12 @@ struct tlbp_batch {
 };
 
 /**
- * @brief Fill @p cfg with the x86 defaults for @p nr_cpus CPUs.
+ * @brief Fill @p cfg with the x86 profile for @p nr_cpus CPUs
+ *        (tlbp_batch_config_arch() with #TLBP_ARCH_X86): defer only for a
+ *        remote mm, batch flushes in full, immediate flushes ranged up to
+ *        33 pages.
  * @return 0, or -EINVAL if @p cfg is NULL.
+ * @note Context: any.
  */
 TLBP_API int tlbp_batch_config_default(struct tlbp_batch_config *cfg,
 				       unsigned int nr_cpus);
@@ -255,11 +269,11 @@ TLBP_API int tlbp_batch_flush_dirty(struct tlbp_batch *b,
  *        (ptep_clear_flush / flush_tlb_range after a PTE was cleared).
  *
  * Flushes only if the old PTE was accessible (tlbp_pte_accessible()):
- * ranged when the range spans at most @p cfg->flush_ceiling pages, full
+ * ranged when the range spans at most @p cfg->range_ceiling pages, full
  * above. Does not touch the mm's batched generation: nothing is deferred.
  * @param mm the address space (its ops do the flush).
  * @param cpus CPUs the mm may be live on.
- * @param cfg page shift and ceiling (other fields are ignored).
+ * @param cfg page shift and range ceiling (other fields are ignored).
  * @param pte_flags old PTE state (TLBP_PTE_* bits).
  * @param start first byte, page aligned.
  * @param end end (exclusive), page aligned, above @p start.
@@ -281,5 +295,7 @@ TLBP_API int tlbp_clear_flush(struct tlbp_mm *mm,
  *        "unknown" for a value out of range.
  */
 TLBP_API const char *tlbp_flush_reason_name(enum tlbp_flush_reason reason);
+
+TLBP_END_DECLS
 
 #endif /* TLBPOLICY_BATCH_H */

@@ -13,6 +13,8 @@
 
 #include <tlbpolicy/platform.h>
 
+TLBP_BEGIN_DECLS
+
 /** Largest CPU count a set accepts (x86 CONFIG_MAXSMP's NR_CPUS). */
 #define TLBP_CPUSET_MAX_CPUS 8192U
 
@@ -130,5 +132,7 @@ TLBP_API unsigned int tlbp_cpuset_next(const struct tlbp_cpuset *set,
  */
 TLBP_API unsigned int tlbp_cpuset_any_but(const struct tlbp_cpuset *set,
 					  unsigned int cpu);
+
+TLBP_END_DECLS
 
 #endif /* TLBPOLICY_CPUSET_H */

@@ -29,6 +29,8 @@
 #include <tlbpolicy/platform.h>
 #include <tlbpolicy/cpuset.h>
 
+TLBP_BEGIN_DECLS
+
 struct tlbp_mm;
 
 /** tlbp_flush_req::end value meaning "the whole address space". */
@@ -91,5 +93,7 @@ struct tlbp_flush_ops {
 	int (*add_pending)(void *ctx, struct tlbp_mm *mm, uint64_t start,
 			   uint64_t end);
 };
+
+TLBP_END_DECLS
 
 #endif /* TLBPOLICY_FLUSH_OPS_H */

@@ -23,6 +23,8 @@
 #include <tlbpolicy/mm.h>
 #include <tlbpolicy/batch.h>
 
+TLBP_BEGIN_DECLS
+
 /**
  * @brief One page-table change in progress; caller-owned, on the stack.
  */
@@ -71,5 +73,7 @@ TLBP_API int tlbp_gather_add(struct tlbp_gather *g, uint64_t start,
 TLBP_API int tlbp_gather_finish(struct tlbp_gather *g,
 				const struct tlbp_cpuset *cpus,
 				enum tlbp_flush_reason *reason);
+
+TLBP_END_DECLS
 
 #endif /* TLBPOLICY_GATHER_H */

@@ -14,6 +14,17 @@
  * Items that do not need the work (not optimised) are passed over without
  * a sync or a flush; a run where no item needs it costs nothing.
  *
+ * A flush is owed by a completed item or by pages waiting to be freed, not
+ * by a failed item (its op changed no mapping, or flushed on its own
+ * failure path). Batched, that is 6.12's mm/hugetlb_vmemmap.c:
+ * hugetlb_vmemmap_restore_folios() syncs before the first optimised folio
+ * and flushes once if any folio was restored;
+ * hugetlb_vmemmap_optimize_folios() syncs once and flushes once at the end,
+ * plus once per -ENOMEM retry (its PMD-split pass and that pass's flush
+ * come before, and are not this runner's). The one difference: when no
+ * item needs work and no page is pending, optimize still flushes and this
+ * runner does not, since such a flush covers nothing.
+ *
  * Failure semantics are explicit:
  * - #TLBP_GP_STOP (restore): stop at the first failing item and hand it
  *   and every later item back to the caller.
@@ -28,6 +39,8 @@
 #define TLBPOLICY_GP_BATCH_H
 
 #include <tlbpolicy/platform.h>
+
+TLBP_BEGIN_DECLS
 
 /** How often to pay for the sync and the flush. */
 enum tlbp_gp_policy {
@@ -69,8 +82,9 @@ struct tlbp_gp_ops {
 
 /** What a run did. */
 struct tlbp_gp_result {
-	unsigned int syncs;        /**< sync calls */
-	unsigned int flushes;      /**< flush calls */
+	unsigned int syncs;        /**< grace periods completed (a failed sync
+				        is not counted: its error is returned) */
+	unsigned int flushes;      /**< flushes completed (likewise) */
 	unsigned int done;         /**< items processed successfully */
 	unsigned int not_needed;   /**< items that needed no work */
 	unsigned int failed;       /**< items that failed and were kept (CONTINUE) */
@@ -117,5 +131,7 @@ TLBP_API int tlbp_gp_batch_init(struct tlbp_gp_batch *g,
 TLBP_API int tlbp_gp_batch_run(const struct tlbp_gp_batch *g,
 			       unsigned int nr_items,
 			       struct tlbp_gp_result *res);
+
+TLBP_END_DECLS
 
 #endif /* TLBPOLICY_GP_BATCH_H */

@@ -24,6 +24,8 @@
 
 #include <tlbpolicy/platform.h>
 
+TLBP_BEGIN_DECLS
+
 /** "No node", as NUMA_NO_NODE. */
 #define TLBP_NUMA_NO_NODE (-1)
 
@@ -144,5 +146,7 @@ TLBP_API int tlbp_hint_fault_handle(struct tlbp_hint_fault *hf,
  *        of range.
  */
 TLBP_API const char *tlbp_hint_path_name(enum tlbp_hint_path path);
+
+TLBP_END_DECLS
 
 #endif /* TLBPOLICY_HINT_FAULT_H */

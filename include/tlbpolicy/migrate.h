@@ -16,6 +16,8 @@
 
 #include <tlbpolicy/platform.h>
 
+TLBP_BEGIN_DECLS
+
 /** Migration mode (enum migrate_mode). */
 enum tlbp_migrate_mode {
 	TLBP_MIGRATE_ASYNC = 0,  /**< never blocks; the only mode that batches */
@@ -68,10 +70,15 @@ enum tlbp_migrate_batch_why {
 struct tlbp_migrate_folio {
 	enum tlbp_migrate_mode mode;     /**< migration mode */
 	enum tlbp_migrate_reason reason; /**< migration reason */
-	unsigned int nr_folios;          /**< folios in the current batch */
+	unsigned int nr_folios;          /**< folios in the current batch, >= 1 */
 	unsigned int order;              /**< folio order; > 0 is large */
 	int mapcount;                    /**< folio_mapcount() */
-	bool maybe_mapped_shared;        /**< folio_maybe_mapped_shared() */
+	/** folio_likely_mapped_shared() (6.12's name). It must agree with
+	 *  @c mapcount as the kernel computes it: false when @c mapcount is
+	 *  at most 1, equal to @c mapcount > 1 for a small folio, true for a
+	 *  large folio mapped more times than it has pages; free only for a
+	 *  large folio in between (the kernel guesses from its first page). */
+	bool maybe_mapped_shared;
 };
 
 /** Result of tlbp_migrate_should_batch(). */
@@ -85,8 +92,11 @@ struct tlbp_migrate_decision {
  * @param policy the rule.
  * @param folio the folio and its batch.
  * @param out the decision.
- * @return 0; -EINVAL if a pointer is NULL, an enum is out of range or
- *         @p folio->mapcount is negative (@p out untouched); -EINVAL also
+ * @return 0; -EINVAL if a pointer is NULL, an enum is out of range,
+ *         @p folio->mapcount is negative, @p folio->nr_folios is 0 (the
+ *         kernel never unmaps from an empty batch) or
+ *         @p folio->maybe_mapped_shared contradicts @p folio->mapcount (see
+ *         struct tlbp_migrate_folio), with @p out untouched; -EINVAL also
  *         when a non-async mode comes with more than one folio, a caller
  *         bug the kernel warns about: @p out is then filled with the safe
  *         answer (no batch, #TLBP_MB_SYNC_MULTI_FOLIO).
@@ -102,5 +112,7 @@ TLBP_API int tlbp_migrate_should_batch(enum tlbp_migrate_batch_policy policy,
  */
 TLBP_API const char *
 tlbp_migrate_batch_policy_name(enum tlbp_migrate_batch_policy policy);
+
+TLBP_END_DECLS
 
 #endif /* TLBPOLICY_MIGRATE_H */

@@ -20,6 +20,8 @@
 #include <tlbpolicy/platform.h>
 #include <tlbpolicy/flush_ops.h>
 
+TLBP_BEGIN_DECLS
+
 /** Shift of the flushed generation in the generation word. */
 #define TLBP_MM_GEN_FLUSHED_SHIFT 16
 /** Mask of the pending generation (15 bits; bit 15 is a guard). */
@@ -80,7 +82,8 @@ TLBP_API bool tlbp_mm_batched_pending(const struct tlbp_mm *mm);
  * still the one it observed. A deferral made during the flush is not marked
  * and the next drain flushes again.
  * @param mm the address space.
- * @param flushed optional; set to whether @c flush_mm was called.
+ * @param flushed optional; set to whether a @c flush_mm completed (false
+ *        when it failed: its error is returned).
  * @return 0; -EINVAL if @p mm is NULL; or the error of @c flush_mm, in which
  *         case the generation word is unchanged (still outstanding).
  * @note Context: call with the page-table lock held, before changing or
@@ -124,5 +127,7 @@ TLBP_API bool tlbp_mm_flush_pending(const struct tlbp_mm *mm);
  *        another gather cleared, so it must flush the whole mm.
  */
 TLBP_API bool tlbp_mm_flush_nested(const struct tlbp_mm *mm);
+
+TLBP_END_DECLS
 
 #endif /* TLBPOLICY_MM_H */

@@ -135,6 +135,20 @@ static inline unsigned int tlbp_popcount_long(unsigned long w)
 
 #endif /* __KERNEL__ */
 
+/**
+ * @def TLBP_BEGIN_DECLS
+ * Opens a public header's declarations: C linkage for a C++ includer.
+ * @def TLBP_END_DECLS
+ * Closes what #TLBP_BEGIN_DECLS opened.
+ */
+#ifdef __cplusplus
+#define TLBP_BEGIN_DECLS extern "C" {
+#define TLBP_END_DECLS }
+#else
+#define TLBP_BEGIN_DECLS
+#define TLBP_END_DECLS
+#endif
+
 /** Bits in one word of a CPU set. */
 #define TLBP_BITS_PER_LONG (sizeof(unsigned long) * 8)
 

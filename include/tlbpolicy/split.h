@@ -9,12 +9,21 @@
  * PTEs are cleared into the task's batch and flushed once. Either way the
  * flush completes before the split proceeds: the split rewrites the
  * mapping, and a CPU must not keep using a translation of the old one.
+ *
+ * Only entries that really go into the batch touch the mm's batched
+ * generation (tlb_flush_batched). The per-PTE policy, hugetlb entries and
+ * entries the batch declines to defer (x86: the mm is live only on the
+ * current CPU) are flushed at once, as ptep_clear_flush() and
+ * huge_ptep_clear_flush() do, and leave the generation alone; a later
+ * tlbp_mm_flush_batched_pending() then owes nothing for them.
  */
 #ifndef TLBPOLICY_SPLIT_H
 #define TLBPOLICY_SPLIT_H
 
 #include <tlbpolicy/platform.h>
 #include <tlbpolicy/batch.h>
+
+TLBP_BEGIN_DECLS
 
 /** How to flush the cleared PTEs. */
 enum tlbp_split_policy {
@@ -28,6 +37,9 @@ enum tlbp_split_why {
 	TLBP_SPLIT_WHY_BATCHED = 0, /**< batched policy */
 	TLBP_SPLIT_WHY_PER_PTE,     /**< per-PTE policy */
 	TLBP_SPLIT_WHY_HUGETLB,     /**< hugetlb mapping: never batched */
+	/** batched policy, but the batch declined to defer (x86: the mm was
+	 *  live only on this CPU), so entries were flushed at once */
+	TLBP_SPLIT_WHY_NOT_DEFERRED,
 };
 
 /**
@@ -57,13 +69,19 @@ struct tlbp_split_folio {
 	unsigned int order;               /**< folio order, 1 .. 20 */
 	unsigned int pmd_order;           /**< order of a PMD mapping (9 on x86-64) */
 	bool hugetlb;                     /**< a hugetlb mapping: one huge entry */
+	/** The CPU the caller runs on: the batch defers an entry only if
+	 *  the mm may be live elsewhere (should_defer_flush). */
+	unsigned int this_cpu;
 };
 
 /** What tlbp_split_unmap() did. */
 struct tlbp_split_result {
 	unsigned int nr_cleared;  /**< entries cleared */
 	unsigned int nr_skipped;  /**< entries that did not map the folio */
-	unsigned int nr_flushes;  /**< flushes that reached the ops */
+	unsigned int nr_flushes;  /**< flushes completed (a failed flush
+				       is not counted: its error is returned) */
+	unsigned int nr_deferred; /**< entries queued in the batch (each
+				       bumped the mm's batched generation) */
 	bool split_huge_pmd;      /**< TTU_SPLIT_HUGE_PMD: folio is PMD-mappable */
 	bool proceeded;           /**< the proceed op ran */
 	enum tlbp_split_why why;  /**< how the flushes were done */
@@ -90,24 +108,33 @@ TLBP_API int tlbp_split_init(struct tlbp_split *s, enum tlbp_split_policy policy
 /**
  * @brief Unmap every entry of @p folio, flush, then let the split proceed.
  *
- * Clears 2^order PTEs (one entry for hugetlb), queueing each in the batch.
- * The per-PTE policy, and every hugetlb mapping, flushes after each entry;
- * the batched policy flushes once after the last. Inaccessible entries cost
- * no flush under either. @c proceed runs only after the batch owes nothing.
+ * Clears 2^order PTEs (one entry for hugetlb). The per-PTE policy, and
+ * every hugetlb mapping, flushes each entry at once through the mm's ops
+ * (ranged up to the batch's range ceiling, counted in entries); the batched
+ * policy asks the batch whether to defer (tlbp_batch_should_defer() with
+ * @p folio->this_cpu), queues the entries it may defer and flushes once
+ * after the last, flushing the others at once. Inaccessible entries cost no
+ * flush under either. @c proceed runs only after every cleared entry's
+ * flush has completed.
  * @param s the helper.
  * @param folio the folio.
  * @param res what was done (filled on every return but -EINVAL).
  * @return 0; -EINVAL for a NULL pointer, an order outside 1..20, a
- *         pmd_order of 0, or an address not aligned to the folio (no op
- *         called); the error of @c clear_pte (entries cleared so far are
- *         flushed first, @c proceed is not called); the error of the
- *         batch's add_pending op (the entry is flushed at once, in full,
- *         and the split stops); the error of a flush (the batch still owes
- *         it, @c proceed is not called); or the error of @c proceed.
+ *         pmd_order of 0, an address not aligned to the folio, a
+ *         @p this_cpu the batch does not cover or an @p mm_cpus larger than
+ *         the batch (no op called, @p res untouched); the error of
+ *         @c clear_pte (entries cleared so far are flushed first, @c proceed
+ *         is not called); the error of the batch's add_pending op (the entry
+ *         is flushed at once, in full, and the split stops); the error of a
+ *         flush (@c proceed is not called, and the flush stays owed: a
+ *         failed batch flush stays in the batch, a failed immediate flush is
+ *         queued into it); or the error of @c proceed.
  * @note Context: as the ops; the caller holds the rmap lock.
  */
 TLBP_API int tlbp_split_unmap(struct tlbp_split *s,
 			      const struct tlbp_split_folio *folio,
 			      struct tlbp_split_result *res);
+
+TLBP_END_DECLS
 
 #endif /* TLBPOLICY_SPLIT_H */

@@ -11,6 +11,7 @@
 #include <tlbpolicy/flush_ops.h>
 #include <tlbpolicy/mm.h>
 #include <tlbpolicy/batch.h>
+#include <tlbpolicy/arch.h>
 #include <tlbpolicy/gather.h>
 #include <tlbpolicy/migrate.h>
 #include <tlbpolicy/hint_fault.h>

@@ -28,8 +28,13 @@ static void fuzz_migrate(struct fuzz_input *in)
 		.maybe_mapped_shared = fuzz_bool(in),
 	};
 	struct tlbp_migrate_decision d = { .batch = true, .why = 99 };
+	/* folio_likely_mapped_shared() as 6.12 derives it from the mapcount. */
+	bool hint_ok = f.mapcount <= 1 ? !f.maybe_mapped_shared :
+		       !f.order ? f.maybe_mapped_shared :
+		       f.mapcount > (1 << f.order) ? f.maybe_mapped_shared : true;
 	bool valid = policy < TLBP_MIGRATE_BATCH_POLICY_NR && f.mode <= TLBP_MIGRATE_SYNC &&
-		     f.reason < TLBP_MR_NR && f.mapcount >= 0;
+		     f.reason < TLBP_MR_NR && f.mapcount >= 0 && f.nr_folios > 0 &&
+		     hint_ok;
 	bool async = f.mode == TLBP_MIGRATE_ASYNC, want;
 	int err = tlbp_migrate_should_batch(policy, &f, &d);
 
@@ -232,12 +237,12 @@ static void fuzz_split(struct fuzz_input *in)
 	struct tlbp_split_result res;
 	struct tlbp_split_folio f;
 	unsigned int order = 1 + fuzz_u8(in) % 9, i, n;
-	bool failure;
-	int err;
+	bool failure, flush_fail;
+	int err, gen;
 
 	memset(&ss, 0, sizeof(ss));
 	ss.mm = &mm;
-	tlbp_batch_config_default(&cfg, 8);
+	tlbp_batch_config_arch(&cfg, fuzz_u8(in) % TLBP_ARCH_NR, 8);
 	if (tlbp_batch_init(&b, &cfg, &split_flush_ops, NULL, bits, sizeof(bits)) ||
 	    tlbp_mm_init(&mm, &split_flush_ops, NULL) ||
 	    tlbp_cpuset_init(&cpus, mm_bits, sizeof(mm_bits), 8))
@@ -254,14 +259,22 @@ static void fuzz_split(struct fuzz_input *in)
 	}
 	ss.clear_err_at = fuzz_u8(in) % 4 == 0 ? (int)(fuzz_u16(in) % n) : -1;
 	ss.flush_fail = fuzz_u8(in) % 4 == 0;
+	flush_fail = ss.flush_fail;
 	ss.add_fail = fuzz_u8(in) % 8 == 0;
 	failure = ss.clear_err_at >= 0 || ss.flush_fail || ss.add_fail;
 	f = (struct tlbp_split_folio){ .mm = &mm, .mm_cpus = &cpus,
 				       .addr = (uint64_t)n << 12 << 4, .order = order,
-				       .pmd_order = 9, .hugetlb = fuzz_u8(in) % 8 == 0 };
+				       .pmd_order = 9, .hugetlb = fuzz_u8(in) % 8 == 0,
+				       .this_cpu = fuzz_u8(in) % 8 };
 	FUZZ_REQUIRE(tlbp_split_init(&s, fuzz_u8(in) % TLBP_SPLIT_POLICY_NR,
 				     &split_ops, NULL, &b) == 0);
+	gen = tlbp_mm_batched_gen(&mm);
 	err = tlbp_split_unmap(&s, &f, &res);
+	/* Only entries that went into the batch touch tlb_flush_batched. */
+	FUZZ_REQUIRE((tlbp_mm_batched_gen(&mm) != gen) == (res.nr_deferred > 0));
+	/* Per-PTE and hugetlb defer nothing unless a flush failed. */
+	if ((f.hugetlb || s.policy == TLBP_SPLIT_FLUSH_PER_PTE) && !flush_fail)
+		FUZZ_REQUIRE(res.nr_deferred == 0);
 	if (!err) {
 		FUZZ_REQUIRE(ss.proceeded && res.proceeded);
 	} else {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 #include "tv.h"
 #include <tlbpolicy/batch.h>
+#include <tlbpolicy/arch.h>
 #include "fake_ops.h"
 
 #define PAGE 4096ULL
@@ -33,8 +34,8 @@ static void setup(void)
 	fake_ops_reset(&fake);
 	ck_assert_int_eq(tlbp_mm_init(&mm, &fake_flush_ops, &fake), 0);
 	ck_assert_int_eq(tlbp_mm_init(&mm2, &fake_flush_ops, &fake), 0);
-	make_batch(64, TLBP_BATCH_DEFAULT_CEILING, TLBP_DEFER_IF_REMOTE,
-		   &fake_flush_ops);
+	/* A ranged batch flush up to 33 pages, to pin the ceiling rule. */
+	make_batch(64, 33, TLBP_DEFER_IF_REMOTE, &fake_flush_ops);
 }
 
 /* Queue [first, first + n) pages of @m, present, asserting it was queued. */
@@ -77,6 +78,7 @@ static void assert_same_batch(const struct tlbp_batch *a,
 	ck_assert_uint_eq(a->start, b->start);
 	ck_assert_uint_eq(a->end, b->end);
 	ck_assert_uint_eq(a->flush_ceiling, b->flush_ceiling);
+	ck_assert_uint_eq(a->range_ceiling, b->range_ceiling);
 	ck_assert_uint_eq(a->page_shift, b->page_shift);
 	ck_assert_int_eq(a->defer, b->defer);
 	ck_assert_int_eq(a->flush_required, b->flush_required);
@@ -102,7 +104,10 @@ TV_CASE(test_batch_config_default_values)
 	ck_assert_int_eq(tlbp_batch_config_default(NULL, 4), -EINVAL);
 	ck_assert_int_eq(tlbp_batch_config_default(&cfg, 384), 0);
 	ck_assert_uint_eq(cfg.nr_cpus, 384);
-	ck_assert_uint_eq(cfg.flush_ceiling, 33);
+	/* x86: arch_tlbbatch_flush() flushes all; flush_tlb_mm_range() is
+	 * ranged up to tlb_single_page_flush_ceiling. */
+	ck_assert_uint_eq(cfg.flush_ceiling, 0);
+	ck_assert_uint_eq(cfg.range_ceiling, 33);
 	ck_assert_uint_eq(cfg.page_shift, 12);
 	ck_assert_int_eq(cfg.defer, TLBP_DEFER_IF_REMOTE);
 	ck_assert_uint_eq(tlbp_batch_cpus_size(384), 48);
@@ -677,7 +682,123 @@ TV_CASE(test_clear_flush_request_fields)
 	ck_assert_uint_eq(r->nr_pages, 0);
 }
 
+/* --- per-architecture profiles ------------------------------------------- */
+
+/*
+ * Each profile against its architecture's 6.12 code: x86's
+ * arch_tlbbatch_should_defer() tests cpumask_any_but(mm_cpumask, cpu),
+ * arm64's and riscv's return true; x86's and riscv's arch_tlbbatch_flush()
+ * flush all (TLB_FLUSH_ALL, FLUSH_TLB_MAX_SIZE), arm64's only waits for the
+ * TLBIs issued at add time; immediate ranged flushes stop at
+ * tlb_single_page_flush_ceiling (33), MAX_DVM_OPS (512, i.e. up to 511
+ * pages) and tlb_flush_all_threshold (64).
+ */
+TV_CASE(test_batch_config_arch_profiles)
+{
+	static const struct {
+		enum tlbp_arch arch;
+		const char *name;
+		enum tlbp_defer_policy defer;
+		unsigned int flush_ceiling, range_ceiling;
+	} rows[] = {
+		{ TLBP_ARCH_X86, "x86", TLBP_DEFER_IF_REMOTE, 0, 33 },
+		{ TLBP_ARCH_ARM64, "arm64", TLBP_DEFER_ALWAYS, TLBP_FLUSH_CEILING_NONE, 511 },
+		{ TLBP_ARCH_RISCV, "riscv", TLBP_DEFER_ALWAYS, 0, 64 },
+	};
+	struct tlbp_batch_config cfg, before;
+	enum tlbp_arch found;
+	unsigned int i;
+
+	ck_assert_uint_eq(sizeof(rows) / sizeof(rows[0]), TLBP_ARCH_NR);
+	for (i = 0; i < TLBP_ARCH_NR; i++) {
+		ck_assert_int_eq(tlbp_batch_config_arch(&cfg, rows[i].arch, 96), 0);
+		ck_assert_uint_eq(cfg.nr_cpus, 96);
+		ck_assert_int_eq(cfg.defer, rows[i].defer);
+		ck_assert_uint_eq(cfg.flush_ceiling, rows[i].flush_ceiling);
+		ck_assert_uint_eq(cfg.range_ceiling, rows[i].range_ceiling);
+		ck_assert_uint_eq(cfg.page_shift, 12);
+		ck_assert_str_eq(tlbp_arch_name(rows[i].arch), rows[i].name);
+		ck_assert_int_eq(tlbp_arch_from_name(rows[i].name, &found), 0);
+		ck_assert_int_eq(found, rows[i].arch);
+	}
+	memset(&cfg, 0x5a, sizeof(cfg));
+	before = cfg;
+	ck_assert_int_eq(tlbp_batch_config_arch(NULL, TLBP_ARCH_X86, 4), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_config_arch(&cfg, TLBP_ARCH_NR, 4), -EINVAL);
+	ck_assert_int_eq(tlbp_batch_config_arch(&cfg, (enum tlbp_arch)-1, 4), -EINVAL);
+	ck_assert(memcmp(&cfg, &before, sizeof(cfg)) == 0);
+	ck_assert_ptr_null(tlbp_arch_name(TLBP_ARCH_NR));
+	found = TLBP_ARCH_RISCV;
+	ck_assert_int_eq(tlbp_arch_from_name("x86-64", &found), -ENOENT);
+	ck_assert_int_eq(tlbp_arch_from_name("x8", &found), -ENOENT);
+	ck_assert_int_eq(tlbp_arch_from_name("", &found), -ENOENT);
+	ck_assert_int_eq(found, TLBP_ARCH_RISCV);
+	ck_assert_int_eq(tlbp_arch_from_name(NULL, &found), -EINVAL);
+	ck_assert_int_eq(tlbp_arch_from_name("x86", NULL), -EINVAL);
+}
+
+/* What each profile's batch flush looks like for one page and for 600. */
+TV_CASE(test_batch_flush_shape_by_arch)
+{
+	static const struct { enum tlbp_arch arch; bool full_1, full_600; } rows[] = {
+		{ TLBP_ARCH_X86, true, true },
+		{ TLBP_ARCH_ARM64, false, false },
+		{ TLBP_ARCH_RISCV, true, true },
+	};
+	struct tlbp_batch_config cfg;
+	enum tlbp_flush_reason why;
+	unsigned int i;
+
+	for (i = 0; i < TLBP_ARCH_NR; i++) {
+		tlbp_batch_config_arch(&cfg, rows[i].arch, 64);
+		ck_assert_int_eq(tlbp_batch_init(&batch, &cfg, &fake_flush_ops, &fake,
+						 batch_words, sizeof(batch_words)), 0);
+		tlbp_cpuset_set(&mm_cpus, 2);
+		queue(&mm, 10, 1, TLBP_PTE_PRESENT);
+		ck_assert_int_eq(tlbp_batch_flush(&batch, &why), 0);
+		ck_assert_int_eq(why != TLBP_FLUSH_RANGED, rows[i].full_1);
+		queue(&mm, 0, 300, TLBP_PTE_PRESENT);
+		queue(&mm, 1000000, 300, TLBP_PTE_PRESENT);
+		ck_assert_int_eq(tlbp_batch_flush(&batch, &why), 0);
+		ck_assert_int_eq(why != TLBP_FLUSH_RANGED, rows[i].full_600);
+		/* Entries of two mms are flushed in full everywhere. */
+		queue(&mm, 0, 1, TLBP_PTE_PRESENT);
+		queue(&mm2, 0, 1, TLBP_PTE_PRESENT);
+		ck_assert_int_eq(tlbp_batch_flush(&batch, &why), 0);
+		ck_assert_int_eq(why, TLBP_FLUSH_FULL_MULTI_MM);
+	}
+}
+
+/* tlbp_clear_flush() follows the immediate-flush ceiling, never the batch's. */
+TV_CASE(test_clear_flush_uses_range_ceiling)
+{
+	struct tlbp_batch_config cfg;
+	enum tlbp_flush_reason why;
+
+	tlbp_batch_config_default(&cfg, 64);
+	cfg.flush_ceiling = 1000;
+	cfg.range_ceiling = 2;
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, TLBP_PTE_PRESENT,
+					  0, 2 * PAGE, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_RANGED);
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, TLBP_PTE_PRESENT,
+					  0, 3 * PAGE, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_FULL_CEILING);
+	/* riscv: 64 pages ranged, 65 full (tlb_flush_all_threshold). */
+	tlbp_batch_config_arch(&cfg, TLBP_ARCH_RISCV, 64);
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, TLBP_PTE_PRESENT,
+					  0, 64 * PAGE, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_RANGED);
+	ck_assert_int_eq(tlbp_clear_flush(&mm, &mm_cpus, &cfg, TLBP_PTE_PRESENT,
+					  0, 65 * PAGE, &why), 0);
+	ck_assert_int_eq(why, TLBP_FLUSH_FULL_CEILING);
+	ck_assert(!tlbp_mm_batched_pending(&mm));
+}
+
 const struct tv_case tv_batch_cases[] = {
+	TV_ENTRY(test_batch_config_arch_profiles, setup),
+	TV_ENTRY(test_batch_flush_shape_by_arch, setup),
+	TV_ENTRY(test_clear_flush_uses_range_ceiling, setup),
 	TV_ENTRY(test_batch_config_default_values, setup),
 	TV_ENTRY(test_batch_init_bad_input, setup),
 	TV_ENTRY(test_batch_init_starts_empty, setup),

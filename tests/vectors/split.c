@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 #include "tv.h"
 #include <tlbpolicy/split.h>
+#include <tlbpolicy/arch.h>
 
 #define PAGE 4096ULL
 #define NR_CPUS 16
@@ -84,10 +85,13 @@ static int op_flush(void *ctx, const struct tlbp_flush_req *req)
 	return 0;
 }
 
+static unsigned int flush_mm_calls;
+
 static int op_flush_mm(void *ctx, struct tlbp_mm *m)
 {
 	(void)ctx;
 	(void)m;
+	flush_mm_calls++;
 	return 0;
 }
 
@@ -113,16 +117,23 @@ static unsigned long batch_bits[TLBP_CPUSET_WORDS(NR_CPUS)];
 static unsigned long mm_bits[TLBP_CPUSET_WORDS(NR_CPUS)];
 static struct tlbp_cpuset mm_cpus;
 
-static void setup(void)
+/* The batch of @arch's profile, empty. */
+static void use_profile(enum tlbp_arch arch)
 {
 	struct tlbp_batch_config cfg;
 
+	ck_assert_int_eq(tlbp_batch_config_arch(&cfg, arch, NR_CPUS), 0);
+	ck_assert_int_eq(tlbp_batch_init(&batch, &cfg, &flush_ops, NULL,
+					 batch_bits, sizeof(batch_bits)), 0);
+}
+
+static void setup(void)
+{
 	memset(&fm, 0, sizeof(fm));
 	fm.clear_err_at = -1;
 	add_err = 0;
-	tlbp_batch_config_default(&cfg, NR_CPUS);
-	ck_assert_int_eq(tlbp_batch_init(&batch, &cfg, &flush_ops, NULL,
-					 batch_bits, sizeof(batch_bits)), 0);
+	flush_mm_calls = 0;
+	use_profile(TLBP_ARCH_X86);
 	ck_assert_int_eq(tlbp_mm_init(&mm, &flush_ops, NULL), 0);
 	ck_assert_int_eq(tlbp_cpuset_init(&mm_cpus, mm_bits, sizeof(mm_bits), NR_CPUS), 0);
 	tlbp_cpuset_set(&mm_cpus, 1);
@@ -185,12 +196,17 @@ TV_CASE(test_split_unmap_flush_counts_by_order)
 	ck_assert_uint_eq(fm.len, nr + 2);
 	ck_assert_int_eq(fm.trace[nr + 1], 'P');
 	ck_assert_uint_eq(strspn(fm.trace, "c"), nr);
-	/* Up to the 33-page ceiling the one flush is ranged over the folio. */
-	ck_assert_int_eq(fm.last_full, nr > 33);
-	if (!fm.last_full) {
-		ck_assert_uint_eq(fm.last_start, f.addr);
-		ck_assert_uint_eq(fm.last_end, f.addr + nr * PAGE);
-	}
+	/* x86's arch_tlbbatch_flush() flushes everything. */
+	ck_assert(fm.last_full);
+	/* arm64 completes the TLBIs it issued: ranged over the folio. */
+	setup();
+	use_profile(TLBP_ARCH_ARM64);
+	map_folio(nr, TLBP_PTE_PRESENT);
+	ck_assert_int_eq(split(TLBP_SPLIT_FLUSH_BATCHED, &f, &res), 0);
+	ck_assert_uint_eq(res.nr_flushes, 1);
+	ck_assert(!fm.last_full);
+	ck_assert_uint_eq(fm.last_start, f.addr);
+	ck_assert_uint_eq(fm.last_end, f.addr + nr * PAGE);
 }
 
 TV_CASE(test_split_unmap_per_pte_interleaves)
@@ -212,8 +228,8 @@ TV_CASE(test_split_unmap_partially_mapped)
 	ck_assert_int_eq(split(TLBP_SPLIT_FLUSH_BATCHED, &f, &res), 0);
 	ck_assert_uint_eq(res.nr_cleared, 5);
 	ck_assert_uint_eq(res.nr_skipped, 11);
-	ck_assert_str_eq(fm.trace, "cccccFP");
-	ck_assert_uint_eq(fm.last_end, f.addr + 5 * PAGE);
+	ck_assert_str_eq(fm.trace, "cccccAP");
+	ck_assert_uint_eq(res.nr_deferred, 5);
 }
 
 TV_CASE(test_split_unmap_inaccessible_needs_no_flush)
@@ -250,8 +266,12 @@ TV_CASE(test_split_unmap_hugetlb_never_batches)
 		ck_assert_int_eq(res.why, TLBP_SPLIT_WHY_HUGETLB);
 		ck_assert_uint_eq(res.nr_cleared, 1);
 		ck_assert_uint_eq(res.nr_flushes, 1);
+		ck_assert_uint_eq(res.nr_deferred, 0);
 		ck_assert(!res.split_huge_pmd);
-		ck_assert_str_eq(fm.trace, "cAP");
+		/* huge_ptep_clear_flush(): one entry, one ranged flush of it. */
+		ck_assert_str_eq(fm.trace, "cFP");
+		ck_assert_uint_eq(fm.last_start, f.addr);
+		ck_assert_uint_eq(fm.last_end, f.addr + 512 * PAGE);
 	}
 }
 
@@ -279,7 +299,7 @@ TV_CASE(test_split_unmap_clear_fails_flushes_first)
 	map_folio(8, TLBP_PTE_PRESENT);
 	fm.clear_err_at = 5;
 	ck_assert_int_eq(split(TLBP_SPLIT_FLUSH_BATCHED, &f, &res), -EIO);
-	ck_assert_str_eq(fm.trace, "cccccF");
+	ck_assert_str_eq(fm.trace, "cccccA");
 	ck_assert(!res.proceeded);
 	ck_assert(!tlbp_batch_flush_required(&batch));
 }
@@ -299,7 +319,11 @@ TV_CASE(test_split_unmap_flush_fails_keeps_owed)
 		ck_assert_int_eq(split(p, &f, &res), -EAGAIN);
 		ck_assert_uint_eq(fm.proceeds, 0);
 		ck_assert(!res.proceeded);
+		ck_assert_uint_eq(res.nr_flushes, 0);
+		/* A failed immediate flush is queued into the batch. */
 		ck_assert(tlbp_batch_flush_required(&batch));
+		ck_assert_uint_eq(res.nr_deferred,
+				  p == TLBP_SPLIT_FLUSH_PER_PTE ? 1 : 4);
 	}
 }
 
@@ -357,7 +381,7 @@ TV_CASE(test_split_unmap_proceed_error_passes_through)
 	fm.proceed_err = -EBUSY;
 	ck_assert_int_eq(split(TLBP_SPLIT_FLUSH_BATCHED, &f, &res), -EBUSY);
 	ck_assert(res.proceeded);
-	ck_assert_str_eq(fm.trace, "ccFP");
+	ck_assert_str_eq(fm.trace, "ccAP");
 }
 
 TV_CASE(test_split_bad_input)
@@ -396,6 +420,9 @@ TV_CASE(test_split_bad_input)
 	f = folio_of(2);
 	f.mm_cpus = NULL;
 	ck_assert_int_eq(tlbp_split_unmap(&s, &f, &res), -EINVAL);
+	f = folio_of(2);
+	f.this_cpu = NR_CPUS; /* a CPU the batch does not cover */
+	ck_assert_int_eq(tlbp_split_unmap(&s, &f, &res), -EINVAL);
 	/* Nothing was touched. */
 	ck_assert_uint_eq(fm.len, 0);
 	ck_assert_uint_eq(fm.pte[0], TLBP_PTE_PRESENT);
@@ -414,6 +441,97 @@ TV_CASE(test_split_unmap_largest_order)
 	ck_assert_uint_eq(res.nr_cleared, 1);
 }
 
+
+/*
+ * ptep_clear_flush() and huge_ptep_clear_flush() never touch
+ * mm->tlb_flush_batched: only entries that went into the batch may leave a
+ * flush for flush_tlb_batched_pending() to find.
+ */
+TV_CASE(test_split_unmap_unbatched_leaves_generation)
+{
+	static const struct { unsigned int policy; bool hugetlb; bool deferred; } rows[] = {
+		{ TLBP_SPLIT_FLUSH_PER_PTE, false, false },
+		{ TLBP_SPLIT_FLUSH_PER_PTE, true, false },
+		{ TLBP_SPLIT_FLUSH_BATCHED, true, false },
+		{ TLBP_SPLIT_FLUSH_BATCHED, false, true },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct tlbp_split_folio f = folio_of(rows[i].hugetlb ? 9 : 4);
+		struct tlbp_split_result res;
+		int gen;
+		bool flushed;
+
+		setup();
+		f.hugetlb = rows[i].hugetlb;
+		map_folio(rows[i].hugetlb ? 1 : 16, TLBP_PTE_PRESENT);
+		gen = tlbp_mm_batched_gen(&mm);
+		ck_assert_int_eq(split(rows[i].policy, &f, &res), 0);
+		ck_assert_int_eq(tlbp_mm_batched_gen(&mm) != gen, rows[i].deferred);
+		ck_assert_int_eq(tlbp_mm_batched_pending(&mm), rows[i].deferred);
+		ck_assert_uint_eq(res.nr_deferred, rows[i].deferred ? 16 : 0);
+		/* A later drain under the PTL flushes the mm only if batched. */
+		ck_assert_int_eq(tlbp_mm_flush_batched_pending(&mm, &flushed), 0);
+		ck_assert_int_eq(flushed, rows[i].deferred);
+		ck_assert_uint_eq(flush_mm_calls, rows[i].deferred ? 1 : 0);
+	}
+}
+
+/* x86's should_defer_flush(): an mm live only on this CPU is flushed at
+ * once, locally, per PTE; arm64 and riscv defer regardless. */
+TV_CASE(test_split_unmap_mm_local_is_not_deferred)
+{
+	struct tlbp_split_folio f = folio_of(2);
+	struct tlbp_split_result res;
+
+	tlbp_cpuset_zero(&mm_cpus);
+	tlbp_cpuset_set(&mm_cpus, 3);
+	f.this_cpu = 3;
+	map_folio(4, TLBP_PTE_PRESENT);
+	ck_assert_int_eq(split(TLBP_SPLIT_FLUSH_BATCHED, &f, &res), 0);
+	ck_assert_int_eq(res.why, TLBP_SPLIT_WHY_NOT_DEFERRED);
+	ck_assert_str_eq(fm.trace, "cFcFcFcFP");
+	ck_assert_uint_eq(res.nr_flushes, 4);
+	ck_assert_uint_eq(res.nr_deferred, 0);
+	ck_assert(!tlbp_mm_batched_pending(&mm));
+
+	/* Another CPU in the mask: the same split batches. */
+	setup();
+	f.this_cpu = 1;
+	map_folio(4, TLBP_PTE_PRESENT);
+	ck_assert_int_eq(split(TLBP_SPLIT_FLUSH_BATCHED, &f, &res), 0);
+	ck_assert_int_eq(res.why, TLBP_SPLIT_WHY_BATCHED);
+	ck_assert_uint_eq(res.nr_deferred, 4);
+
+	/* arm64 defers even for a local mm. */
+	setup();
+	use_profile(TLBP_ARCH_ARM64);
+	tlbp_cpuset_zero(&mm_cpus);
+	tlbp_cpuset_set(&mm_cpus, 3);
+	f.this_cpu = 3;
+	map_folio(4, TLBP_PTE_PRESENT);
+	ck_assert_int_eq(split(TLBP_SPLIT_FLUSH_BATCHED, &f, &res), 0);
+	ck_assert_int_eq(res.why, TLBP_SPLIT_WHY_BATCHED);
+	ck_assert_str_eq(fm.trace, "ccccFP");
+	ck_assert(tlbp_mm_batched_pending(&mm));
+}
+
+/* ptep_clear_flush() flushes only an entry pte_accessible() says some TLB
+ * may hold: a per-PTE split of a half PROT_NONE folio flushes half. */
+TV_CASE(test_split_unmap_per_pte_flushes_accessible_only)
+{
+	struct tlbp_split_folio f = folio_of(3);
+	struct tlbp_split_result res;
+	unsigned int i;
+
+	for (i = 0; i < 8; i++)
+		fm.pte[i] = i % 2 ? TLBP_PTE_PROTNONE : TLBP_PTE_PRESENT;
+	ck_assert_int_eq(split(TLBP_SPLIT_FLUSH_PER_PTE, &f, &res), 0);
+	ck_assert_str_eq(fm.trace, "cFccFccFccFcP");
+	ck_assert_uint_eq(res.nr_flushes, 4);
+}
+
 const struct tv_case tv_split_cases[] = {
 	TV_LOOP(test_split_unmap_flush_counts_by_order, setup, 2, 10),
 	TV_ENTRY(test_split_unmap_per_pte_interleaves, setup),
@@ -429,6 +547,9 @@ const struct tv_case tv_split_cases[] = {
 	TV_ENTRY(test_split_unmap_proceed_error_passes_through, setup),
 	TV_ENTRY(test_split_bad_input, setup),
 	TV_ENTRY(test_split_unmap_largest_order, setup),
+	TV_ENTRY(test_split_unmap_unbatched_leaves_generation, setup),
+	TV_ENTRY(test_split_unmap_mm_local_is_not_deferred, setup),
+	TV_ENTRY(test_split_unmap_per_pte_flushes_accessible_only, setup),
 };
 const unsigned int tv_split_nr_cases =
 	sizeof(tv_split_cases) / sizeof(tv_split_cases[0]);

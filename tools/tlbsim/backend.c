@@ -208,3 +208,8 @@ const struct tlbp_flush_ops *backend_ops(enum backend_kind kind)
 {
 	return kind == BACKEND_ARM64_TLBI ? &arm64_ops : &x86_ops;
 }
+
+const char *backend_arch_name(enum backend_kind kind)
+{
+	return kind == BACKEND_ARM64_TLBI ? "arm64" : "x86";
+}

@@ -13,6 +13,7 @@ unsigned int cpu_node_of(const struct sim *s, unsigned int cpu)
 int sim_machine_init(struct sim *s, unsigned int nr_cpus, unsigned int nr_nodes)
 {
 	size_t bytes = tlbp_cpuset_size(nr_cpus);
+	enum tlbp_arch arch;
 	unsigned int c;
 
 	s->nr_cpus = nr_cpus;
@@ -23,17 +24,15 @@ int sim_machine_init(struct sim *s, unsigned int nr_cpus, unsigned int nr_nodes)
 		return -1;
 	if (tlbp_cpuset_init(&s->all_cpus, s->all_cpu_bits, bytes, nr_cpus))
 		return -1;
-	tlbp_batch_config_default(&s->batch_cfg, nr_cpus);
-	s->batch_cfg.flush_ceiling = 0;
-	if (s->p.v[P_BACKEND] == BACKEND_ARM64_TLBI) {
-		s->batch_cfg.defer = TLBP_DEFER_ALWAYS;
-		s->batch_cfg.flush_ceiling = 1000000;
-	}
+	/* The back-end's architecture profile from the library, by name. */
+	if (tlbp_arch_from_name(backend_arch_name((enum backend_kind)s->p.v[P_BACKEND]),
+				&arch) ||
+	    tlbp_batch_config_arch(&s->batch_cfg, arch, nr_cpus))
+		return -1;
 	if (s->p.v[P_BATCH_FLUSH_CEILING] >= 0)
 		s->batch_cfg.flush_ceiling = (unsigned int)s->p.v[P_BATCH_FLUSH_CEILING];
-	/* Unbatched clear-and-flush uses flush_tlb_mm_range()'s ceiling. */
-	s->clear_cfg = s->batch_cfg;
-	s->clear_cfg.flush_ceiling = (unsigned int)s->p.v[P_FLUSH_CEILING];
+	if (s->p.v[P_FLUSH_CEILING] >= 0)
+		s->batch_cfg.range_ceiling = (unsigned int)s->p.v[P_FLUSH_CEILING];
 	for (c = 0; c < nr_cpus; c++) {
 		struct cpu *cpu = &s->cpu[c];
 

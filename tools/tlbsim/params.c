@@ -78,9 +78,10 @@ const struct param_def param_defs[NR_PARAMS] = {
 	[P_SYNC_RCU_US] = { "sync_rcu_us", "us", 20000, 0, 1e8, false, CO, NULL, "assumption: one synchronize_rcu() grace period" },
 	[P_HVO_REMAP_NS] = { "hvo_remap_ns", "ns", 20000, 0, 1e8, false, CO, NULL, "assumption: remap one 2 MiB folio's vmemmap" },
 	[P_CPU_GHZ] = { "cpu_ghz", "GHz", 2.4, 0.1, 10, false, CO, NULL, "converts ns to cycles for per-PTE figures" },
-	[P_FLUSH_CEILING] = { "flush_ceiling", "pages", 33, 0, 1e6, true, CO, NULL, CM "12: tlb_single_page_flush_ceiling" },
-	[P_BATCH_FLUSH_CEILING] = { "batch_flush_ceiling", "pages", -1, -1, 1e6, true, CO, NULL,
-		"-1 = back-end's own: x86 arch_tlbbatch_flush() always flushes all (0), arm64 completes exactly the TLBIs it issued" },
+	[P_FLUSH_CEILING] = { "flush_ceiling", "pages", -1, -1, 1e6, true, CO, NULL,
+		"-1 = the back-end's library profile (tlbp_batch_config_arch): x86 33 (tlb_single_page_flush_ceiling), arm64 511 (MAX_DVM_OPS)" },
+	[P_BATCH_FLUSH_CEILING] = { "batch_flush_ceiling", "pages", -1, -1, 4294967295.0, true, CO, NULL,
+		"-1 = the back-end's library profile: x86 arch_tlbbatch_flush() always flushes all (0), arm64 completes exactly the TLBIs it issued (no ceiling)" },
 };
 
 void params_defaults(struct params *p)

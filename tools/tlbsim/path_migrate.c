@@ -44,7 +44,7 @@ static int unmap_one_mm(struct sim *s, unsigned int cpu, struct mm *m,
 			err = tlbp_batch_add_pending(b, &m->flush, &m->cpus, flags,
 						     start, end, NULL);
 		else
-			err = tlbp_clear_flush(&m->flush, &m->cpus, &s->clear_cfg,
+			err = tlbp_clear_flush(&m->flush, &m->cpus, &s->batch_cfg,
 					       flags, start, end, NULL);
 		if (err)
 			return err;

@@ -50,7 +50,7 @@ void sim_scan_start(struct sim *s, struct mm *mm)
 	/* Writers arrive as a Poisson stream; only the first in a pass matters. */
 	mm->writer_at = writer_hz > 0 ? s->now + (uint64_t)rng_exp(&s->rng, 1e9 / writer_hz) :
 			UINT64_MAX;
-	tlbp_gather_begin(&mm->gather, &mm->flush, s->clear_cfg.flush_ceiling,
+	tlbp_gather_begin(&mm->gather, &mm->flush, s->batch_cfg.range_ceiling,
 			  PAGE_SHIFT);
 	sim_schedule(s, s->now, EV_SCAN_TABLE, mm->id - 1);
 }

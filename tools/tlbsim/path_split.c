@@ -59,6 +59,7 @@ void sim_thp_op(struct sim *s, unsigned int ti)
 	struct tlbp_split_folio folio = {
 		.mm = &t->mm->flush, .mm_cpus = &t->mm->cpus,
 		.addr = head << PAGE_SHIFT, .order = PMD_ORDER, .pmd_order = PMD_ORDER,
+		.this_cpu = t->cpu,
 	};
 	struct tlbp_split_result res;
 	struct tlbp_split split;

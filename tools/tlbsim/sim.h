@@ -151,8 +151,9 @@ struct sim {
 	struct object *obj;
 	unsigned int nr_objs;
 	const struct tlbp_flush_ops *flush_ops;
-	struct tlbp_batch_config batch_cfg; /* per-CPU unmap batches */
-	struct tlbp_batch_config clear_cfg; /* unbatched clear-and-flush */
+	/* The back-end's architecture profile: per-CPU unmap batches and
+	 * unbatched clear-and-flush (its range_ceiling) alike. */
+	struct tlbp_batch_config batch_cfg;
 	unsigned int cur_cpu;     /* CPU on whose behalf ops run */
 	/* arm64: CPUs issuing broadcast TLBIs at once, as seen by op_cpu's
 	 * operation (the path sets both); others count as alone. */
@@ -211,6 +212,8 @@ uint64_t aspace_bytes(const struct sim *s);
 
 /* backend.c */
 const struct tlbp_flush_ops *backend_ops(enum backend_kind kind);
+/* The library's architecture profile (tlbp_arch_from_name()) of a back-end. */
+const char *backend_arch_name(enum backend_kind kind);
 /* Immediate flush of one page (ptep_clear_flush) by the current CPU. */
 
 /* oracle.c */
