@@ -51,6 +51,10 @@ static bool k_batches(enum tlbp_migrate_batch_policy p, unsigned int mode,
 	}
 }
 
+#define MAX_STATES 128
+/* Kept off the stack: a kernel stack frame has 2 KiB at most. */
+static struct kfolio states[MAX_STATES];
+
 /* Folio states the kernel can hold: small, a 64 KiB mTHP, a 2 MiB THP. */
 static unsigned int kfolio_states(struct kfolio *out, unsigned int max)
 {
@@ -83,15 +87,14 @@ static unsigned int kfolio_states(struct kfolio *out, unsigned int max)
 TV_CASE(test_migrate_should_batch_exhaustive_table)
 {
 	static const unsigned int nr_folios[] = { 1, 2, 512 };
-	struct kfolio states[128];
 	struct tlbp_migrate_folio f;
 	struct tlbp_migrate_decision d;
 	unsigned int nr_states, p, m, n, k, r, cells = 0, wrong = 0;
 	int err;
 	char first[200] = "";
 
-	nr_states = kfolio_states(states, 128);
-	ck_assert_uint_lt(nr_states, 128);
+	nr_states = kfolio_states(states, MAX_STATES);
+	ck_assert_uint_lt(nr_states, MAX_STATES);
 	for (p = 0; p < TLBP_MIGRATE_BATCH_POLICY_NR; p++)
 	for (m = TLBP_MIGRATE_ASYNC; m <= TLBP_MIGRATE_SYNC; m++)
 	for (n = 0; n < 3; n++)
@@ -130,8 +133,7 @@ TV_CASE(test_migrate_should_batch_exhaustive_table)
 /* Whether some kernel folio has this order, mapcount and shared hint. */
 static bool kernel_can_hold(unsigned int order, int mapcount, bool shared)
 {
-	struct kfolio states[128];
-	unsigned int i, n = kfolio_states(states, 128);
+	unsigned int i, n = kfolio_states(states, MAX_STATES);
 
 	for (i = 0; i < n; i++)
 		if (states[i].order == order && states[i].mapcount == mapcount &&
