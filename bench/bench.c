@@ -14,8 +14,8 @@
 #include <string.h>
 #include <time.h>
 #include <tlbpolicy/tlbpolicy.h>
+#include "bench.h"
 
-#define PAGE 4096ULL
 #define FLUSH_EVERY 512 /* NR_MAX_BATCHED_MIGRATION-sized batches */
 
 static int null_flush(void *ctx, const struct tlbp_flush_req *req)
@@ -37,14 +37,6 @@ static const struct tlbp_flush_ops null_ops = {
 	.flush_mm = null_flush_mm,
 };
 
-struct rig {
-	struct tlbp_batch batch;
-	struct tlbp_mm mm;
-	struct tlbp_cpuset mm_cpus;
-	unsigned long batch_bits[TLBP_CPUSET_WORDS(TLBP_CPUSET_MAX_CPUS)];
-	unsigned long mm_bits[TLBP_CPUSET_WORDS(TLBP_CPUSET_MAX_CPUS)];
-};
-
 static void rig_init(struct rig *r, unsigned int nr_cpus)
 {
 	struct tlbp_batch_config cfg;
@@ -61,6 +53,7 @@ static void rig_init(struct rig *r, unsigned int nr_cpus)
 	/* The mm is live on every CPU: the worst case for the CPU-set OR. */
 	for (cpu = 0; cpu < nr_cpus; cpu++)
 		tlbp_cpuset_set(&r->mm_cpus, cpu);
+	vs_kernel_rig_init(r, nr_cpus);
 }
 
 /* One add_pending of a present PTE; a flush every FLUSH_EVERY adds. */
@@ -118,13 +111,17 @@ static volatile unsigned int decision_sink;
 
 static struct tlbp_migrate_folio folio_for(unsigned long i)
 {
+	unsigned int order = (unsigned int)((i >> 2) & 1) * 9;
+	int mapcount = 1 + (int)((i >> 3) & 1);
+
 	return (struct tlbp_migrate_folio){
 		.mode = TLBP_MIGRATE_ASYNC,
 		.reason = (enum tlbp_migrate_reason)(i % TLBP_MR_NR),
-		.nr_folios = (unsigned int)(i & 3),
-		.order = (unsigned int)((i >> 2) & 1) * 9,
-		.mapcount = (int)((i >> 3) & 3),
-		.maybe_mapped_shared = (i >> 5) & 1,
+		.nr_folios = 1 + (unsigned int)(i & 1),
+		.order = order,
+		.mapcount = mapcount,
+		/* As 6.12 computes it for these mapcounts. */
+		.maybe_mapped_shared = order == 0 && mapcount > 1,
 	};
 }
 
@@ -158,12 +155,6 @@ static void op_migrate_baseline(struct rig *r, unsigned long i)
 	decision_sink = f.nr_folios;
 }
 
-struct bench_case {
-	const char *name;
-	void (*op)(struct rig *r, unsigned long i);
-	bool per_cpu_count; /* cost depends on the CPU count */
-};
-
 static const struct bench_case cases[] = {
 	{ "batch_add", op_add, true },
 	{ "batch_add_flush", op_add_flush, true },
@@ -175,6 +166,16 @@ static const struct bench_case cases[] = {
 	{ "migrate_open_coded", op_migrate_open_coded, false },
 	{ "migrate_baseline", op_migrate_baseline, false },
 };
+
+/* Both tables, the library's own cases first. */
+static const struct bench_case *case_at(size_t c)
+{
+	size_t own = sizeof(cases) / sizeof(cases[0]);
+
+	if (c < own)
+		return &cases[c];
+	return c - own < vs_kernel_nr_cases ? &vs_kernel_cases[c - own] : NULL;
+}
 
 static double now_ns(void)
 {
@@ -217,9 +218,9 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--cpus") && i + 1 < argc)
 			only_cpus = (unsigned int)strtoul(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--list")) {
-			for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
-				printf("%s %s\n", cases[c].name,
-				       cases[c].per_cpu_count ? "64,384,8192" : "64");
+			for (c = 0; case_at(c); c++)
+				printf("%s %s\n", case_at(c)->name,
+				       case_at(c)->per_cpu_count ? "64,384,8192" : "64");
 			return 0;
 		} else {
 			fprintf(stderr, "usage: %s [--ops N] [--case NAME] [--cpus N] [--list]\n",
@@ -237,14 +238,14 @@ int main(int argc, char **argv)
 	}
 	if (!only)
 		printf("%-20s %5s %12s\n", "case", "cpus", "ns/op");
-	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		if (only && strcmp(only, cases[c].name))
+	for (c = 0; case_at(c); c++) {
+		if (only && strcmp(only, case_at(c)->name))
 			continue;
 		for (k = 0; k < sizeof(cpu_counts) / sizeof(cpu_counts[0]); k++) {
 			unsigned int n = only_cpus ? only_cpus : cpu_counts[k];
 
-			run(&cases[c], n, ops, !only);
-			if (only_cpus || !cases[c].per_cpu_count)
+			run(case_at(c), n, ops, !only);
+			if (only_cpus || !case_at(c)->per_cpu_count)
 				break;
 		}
 	}

@@ -3,9 +3,10 @@
 # Instructions per operation of each bench_batch case, from callgrind: the
 # difference between a run of N2 and one of N1 operations, divided by
 # N2 - N1, so start-up and set-up cancel out. Stable on a noisy machine.
-# Usage: callgrind.sh path/to/bench_tlbpolicy
+# Usage: callgrind.sh path/to/bench_tlbpolicy [CASE-REGEX]
 set -eu
-bench=${1:?usage: callgrind.sh path/to/bench_tlbpolicy}
+bench=${1:?usage: callgrind.sh path/to/bench_tlbpolicy [CASE-REGEX]}
+only=${2:-.}
 command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind not installed" >&2; exit 1; }
 dir=$(dirname "$bench"); base=$(basename "$bench")
 # Run the real binary, not libtool's wrapper script.
@@ -24,7 +25,7 @@ irs() {
 	sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/log"
 }
 printf '%-20s %5s %12s\n' case cpus instr/op
-"$real" --list >"$tmp/cases"
+"$real" --list | grep -E "^($only)" >"$tmp/cases" || true
 while read -r c cpus_list; do
 	for cpus in $(echo "$cpus_list" | tr ',' ' '); do
 		a=$(irs "$c" "$cpus" $n1); b=$(irs "$c" "$cpus" $n2)

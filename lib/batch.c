@@ -9,6 +9,7 @@
  */
 #include <tlbpolicy/batch.h>
 #include <tlbpolicy/arch.h>
+#include <tlbpolicy/fastpath.h>
 #include "flush_req.h"
 
 int tlbp_batch_config_default(struct tlbp_batch_config *cfg,
@@ -89,7 +90,7 @@ int tlbp_batch_should_defer(const struct tlbp_batch *b,
 		reason = TLBP_DEFER_NOT_REQUESTED;
 	else if (b->defer == TLBP_DEFER_ALWAYS)
 		reason = TLBP_DEFER_POLICY_ALWAYS;
-	else if (tlbp_cpuset_any_but(mm_cpus, this_cpu) < mm_cpus->nr_cpus)
+	else if (tlbp_cpuset_any_but_fast(mm_cpus, this_cpu))
 		reason = TLBP_DEFER_MM_REMOTE;
 	else
 		reason = TLBP_DEFER_MM_LOCAL;
@@ -102,32 +103,14 @@ int tlbp_batch_should_defer(const struct tlbp_batch *b,
 
 bool tlbp_pte_accessible(const struct tlbp_mm *mm, unsigned int pte_flags)
 {
-	if (pte_flags & TLBP_PTE_PRESENT)
-		return true;
 	/*
 	 * A PROT_NONE PTE is not hardware-present, but while a page-table
 	 * change on this mm still owes its flush, a CPU may hold the previous
 	 * present translation.
 	 */
-	return (pte_flags & TLBP_PTE_PROTNONE) && tlbp_mm_flush_pending(mm);
-}
-
-static void record_entry(struct tlbp_batch *b, struct tlbp_mm *mm,
-			 const struct tlbp_cpuset *mm_cpus,
-			 unsigned int pte_flags, uint64_t start, uint64_t end)
-{
-	/* Checked by the caller: mm_cpus fits, so this cannot fail. */
-	tlbp_cpuset_or(&b->cpus, mm_cpus);
-	if (b->mm && b->mm != mm)
-		b->multi_mm = true;
-	b->mm = mm;
-	if (start < b->start)
-		b->start = start;
-	if (end > b->end)
-		b->end = end;
-	b->flush_required = true;
-	if (pte_flags & TLBP_PTE_DIRTY)
-		b->writable = true;
+	if (!mm)
+		return pte_flags & TLBP_PTE_PRESENT;
+	return tlbp_pte_accessible_fast(mm, pte_flags);
 }
 
 int tlbp_batch_add_pending(struct tlbp_batch *b, struct tlbp_mm *mm,
@@ -135,34 +118,17 @@ int tlbp_batch_add_pending(struct tlbp_batch *b, struct tlbp_mm *mm,
 			   unsigned int pte_flags, uint64_t start,
 			   uint64_t end, enum tlbp_add_reason *reason)
 {
-	int err;
+	bool queued;
 
 	if (!b || !mm || !mm_cpus || (pte_flags & ~PTE_KNOWN_FLAGS) ||
 	    mm_cpus->nr_cpus > b->cpus.nr_cpus ||
 	    !page_range_ok(start, end, b->page_shift))
 		return -TLBP_EINVAL;
 
-	if (!tlbp_pte_accessible(mm, pte_flags)) {
-		if (reason)
-			*reason = TLBP_ADD_SKIP_INACCESSIBLE;
-		return 0;
-	}
+	queued = tlbp_pte_accessible_fast(mm, pte_flags);
 	if (reason)
-		*reason = TLBP_ADD_QUEUED;
-
-	/*
-	 * Record first, publish second: a drainer that sees the mm's new
-	 * pending generation must find this batch already owing the flush.
-	 */
-	record_entry(b, mm, mm_cpus, pte_flags, start, end);
-	tlbp_mm_mark_batched_pending(mm);
-
-	if (!b->ops->add_pending)
-		return 0;
-	err = b->ops->add_pending(b->ctx, mm, start, end);
-	if (err)
-		b->add_failed = true;
-	return err;
+		*reason = queued ? TLBP_ADD_QUEUED : TLBP_ADD_SKIP_INACCESSIBLE;
+	return tlbp_batch_add_pending_fast(b, mm, mm_cpus, pte_flags, start, end);
 }
 
 bool tlbp_batch_flush_required(const struct tlbp_batch *b)

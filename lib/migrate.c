@@ -4,6 +4,7 @@
  * batched TLB flush.
  */
 #include <tlbpolicy/migrate.h>
+#include <tlbpolicy/fastpath.h>
 
 /*
  * folio_likely_mapped_shared() in 6.12 is a function of the mapcount for a
@@ -30,32 +31,6 @@ static bool folio_input_ok(const struct tlbp_migrate_folio *f)
 	       f->nr_folios > 0 && shared_hint_consistent(f);
 }
 
-/* The rule for an async unmap; sync modes never get here. */
-static enum tlbp_migrate_batch_why
-async_rule(enum tlbp_migrate_batch_policy policy,
-	   const struct tlbp_migrate_folio *f)
-{
-	switch (policy) {
-	case TLBP_MIGRATE_BATCH_SKIP_NUMA:
-		if (f->reason == TLBP_MR_NUMA_MISPLACED)
-			return TLBP_MB_NUMA_MISPLACED;
-		break;
-	case TLBP_MIGRATE_BATCH_SKIP_SINGLE:
-		/* A large or shared folio has several PTEs to share a flush. */
-		if (f->nr_folios == 1 && f->order == 0 &&
-		    !f->maybe_mapped_shared)
-			return TLBP_MB_SINGLE_SMALL;
-		break;
-	case TLBP_MIGRATE_BATCH_SKIP_SINGLE_MAPCOUNT:
-		if (f->nr_folios == 1 && f->mapcount <= 1)
-			return TLBP_MB_SINGLE_MAPPED_ONCE;
-		break;
-	default:
-		break;
-	}
-	return TLBP_MB_ASYNC;
-}
-
 int tlbp_migrate_should_batch(enum tlbp_migrate_batch_policy policy,
 			      const struct tlbp_migrate_folio *folio,
 			      struct tlbp_migrate_decision *out)
@@ -78,7 +53,10 @@ int tlbp_migrate_should_batch(enum tlbp_migrate_batch_policy policy,
 		out->why = TLBP_MB_SYNC_MODE;
 		return 0;
 	}
-	out->why = async_rule(policy, folio);
+	/* The input is consistent, so the hint is the mapcount's to give. */
+	out->why = tlbp_migrate_batch_why(policy, folio->mode, folio->reason,
+					  folio->nr_folios, folio->order,
+					  folio->mapcount);
 	out->batch = out->why == TLBP_MB_ASYNC;
 	return 0;
 }

@@ -19,8 +19,8 @@ current=$(sed -n 's/^AC_SUBST(\[TLBP_LT_VERSION\], \[\([0-9]*\):.*/\1/p' "$top_s
 
 # Struct bodies and enum bodies of the public headers, comments removed.
 cat "$top_srcdir"/include/tlbpolicy/*.h | sed 's#/\*.*\*/##g' | awk '
-	/\/\*/ { skip = 1 }
 	skip { if (/\*\//) skip = 0; next }
+	/\/\*/ { skip = 1; sub(/\/\*.*/, "") }
 	{ print }' >"$tmp/all.h"
 awk '
 	function member(stmt,   n, w) {

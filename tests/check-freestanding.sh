@@ -20,6 +20,12 @@ for src in "$top_srcdir"/lib/*.c; do
 		-c "$src" -o "$obj.kern.o"; then
 		echo "FAIL: $src (-D__KERNEL__ shim)"; status=1
 	fi
+	# CONFIG_DEBUG_VM turns on the hot-path forms' cross-checks.
+	if ! $CC $flags -ffreestanding -nostdinc -D__KERNEL__ -DCONFIG_DEBUG_VM \
+		-I"$top_srcdir/tests/kshim" -I"$top_srcdir/include" \
+		-c "$src" -o "$obj.kdebug.o"; then
+		echo "FAIL: $src (-D__KERNEL__ -DCONFIG_DEBUG_VM shim)"; status=1
+	fi
 done
 # Linked together, the objects must not need a single outside symbol.
 if [ $status -eq 0 ]; then

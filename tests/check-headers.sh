@@ -14,6 +14,10 @@ for h in "$top_srcdir"/include/tlbpolicy/*.h; do
 		-I"$top_srcdir/include" "$tmp/t.c"; then
 		echo "FAIL: $name does not compile on its own"; status=1
 	fi
+	if ! $CC -std=c11 -pedantic-errors -Wall -Wextra -Werror -fsyntax-only \
+		-DTLBP_DEBUG -I"$top_srcdir/include" "$tmp/t.c"; then
+		echo "FAIL: $name does not compile with TLBP_DEBUG"; status=1
+	fi
 	command -v "$CXX" >/dev/null 2>&1 || continue
 	cp "$tmp/t.c" "$tmp/t.cc"
 	if ! $CXX -std=c++11 -pedantic-errors -Wall -Wextra -Werror -fsyntax-only \

@@ -21,6 +21,13 @@
 #include <linux/errno.h>
 #include <linux/atomic.h>
 #include <linux/bitops.h>
+#include <linux/bug.h>
+
+/* The hot-path forms check their input where mm's own checks run. */
+#ifdef CONFIG_DEBUG_VM
+#define TLBP_DEBUG 1
+#endif
+#define TLBP_WARN_ON(cond) WARN_ON_ONCE(cond)
 
 /* Kernel exports are listed in the module glue, never in portable code. */
 #define TLBP_API
@@ -51,6 +58,10 @@ typedef atomic_t tlbp_atomic_t;
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+
+/** Under TLBP_DEBUG, a hot-path form that finds its input invalid or its
+ *  answer different from the checked function's stops the program. */
+#define TLBP_WARN_ON(cond) do { if (cond) __builtin_trap(); } while (0)
 
 /** Marks a public function: exported from the shared library, which is
  *  otherwise built with hidden visibility. */

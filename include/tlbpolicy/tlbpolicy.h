@@ -17,5 +17,6 @@
 #include <tlbpolicy/hint_fault.h>
 #include <tlbpolicy/split.h>
 #include <tlbpolicy/gp_batch.h>
+#include <tlbpolicy/fastpath.h>
 
 #endif /* TLBPOLICY_TLBPOLICY_H */

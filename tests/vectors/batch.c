@@ -2,6 +2,7 @@
 #include "tv.h"
 #include <tlbpolicy/batch.h>
 #include <tlbpolicy/arch.h>
+#include <tlbpolicy/fastpath.h>
 #include "fake_ops.h"
 
 #define PAGE 4096ULL
@@ -795,10 +796,96 @@ TV_CASE(test_clear_flush_uses_range_ceiling)
 	ck_assert(!tlbp_mm_batched_pending(&mm));
 }
 
+/* --- hot-path forms ------------------------------------------------------- */
+
+/* The inline should-defer agrees with the checked one on every CPU set. */
+TV_CASE(test_batch_should_defer_fast_agrees)
+{
+	static const unsigned int sizes[] = { 1, 63, 64, 65, 384, 8192 };
+	unsigned int z, pattern, cpu;
+
+	for (z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+		unsigned int n = sizes[z];
+		unsigned int probe[] = { 0, 1 % n, n / 2, n - 1, 63 % n, 64 % n };
+
+		make_batch(n, 33, TLBP_DEFER_IF_REMOTE, &fake_flush_ops);
+		for (pattern = 0; pattern < 6; pattern++) {
+			unsigned int i;
+			struct tlbp_defer_decision d;
+
+			tlbp_cpuset_zero(&mm_cpus);
+			/* empty, one CPU at each probe, two CPUs, everything */
+			if (pattern == 5)
+				for (i = 0; i < n; i++)
+					tlbp_cpuset_set(&mm_cpus, i);
+			else if (pattern > 0)
+				tlbp_cpuset_set(&mm_cpus, probe[pattern]);
+			if (pattern == 4)
+				tlbp_cpuset_set(&mm_cpus, probe[1]);
+			for (i = 0; i < sizeof(probe) / sizeof(probe[0]); i++) {
+				cpu = probe[i];
+				ck_assert_int_eq(tlbp_batch_should_defer(&batch, &mm_cpus, cpu,
+									 true, &d), 0);
+				ck_assert_int_eq(tlbp_batch_should_defer_fast(&batch, &mm_cpus,
+									      cpu, true),
+						 d.defer);
+				ck_assert(!tlbp_batch_should_defer_fast(&batch, &mm_cpus,
+									cpu, false));
+			}
+		}
+	}
+	make_batch(64, 33, TLBP_DEFER_ALWAYS, &fake_flush_ops);
+	ck_assert(tlbp_batch_should_defer_fast(&batch, &mm_cpus, 0, true));
+}
+
+/* The inline add leaves exactly the state and calls the checked one does. */
+TV_CASE(test_batch_add_pending_fast_agrees)
+{
+	static const unsigned int flags[] = {
+		TLBP_PTE_PRESENT, TLBP_PTE_PRESENT | TLBP_PTE_DIRTY,
+		TLBP_PTE_PROTNONE, 0,
+	};
+	struct snapshot checked;
+	unsigned int i, pending;
+	int gen;
+
+	for (pending = 0; pending <= 1; pending++) {
+		setup();
+		tlbp_cpuset_set(&mm_cpus, 9);
+		if (pending)
+			tlbp_mm_inc_flush_pending(&mm);
+		for (i = 0; i < 8; i++)
+			ck_assert_int_eq(tlbp_batch_add_pending(&batch, i % 3 ? &mm : &mm2,
+								&mm_cpus, flags[i % 4],
+								i * PAGE, (i + 2) * PAGE,
+								NULL), 0);
+		take(&checked);
+		gen = tlbp_mm_batched_gen(&mm2);
+
+		setup();
+		tlbp_cpuset_set(&mm_cpus, 9);
+		if (pending)
+			tlbp_mm_inc_flush_pending(&mm);
+		for (i = 0; i < 8; i++)
+			ck_assert_int_eq(tlbp_batch_add_pending_fast(&batch, i % 3 ? &mm : &mm2,
+								     &mm_cpus, flags[i % 4],
+								     i * PAGE, (i + 2) * PAGE), 0);
+		assert_unchanged(&checked);
+		ck_assert_int_eq(tlbp_mm_batched_gen(&mm2), gen);
+	}
+	/* An add_pending op error escalates the next flush in both. */
+	fake_ops_fail(&fake, FAKE_ADD_PENDING, -EBUSY, 1);
+	ck_assert_int_eq(tlbp_batch_add_pending_fast(&batch, &mm, &mm_cpus,
+						     TLBP_PTE_PRESENT, 0, PAGE), -EBUSY);
+	ck_assert(batch.add_failed);
+}
+
 const struct tv_case tv_batch_cases[] = {
 	TV_ENTRY(test_batch_config_arch_profiles, setup),
 	TV_ENTRY(test_batch_flush_shape_by_arch, setup),
 	TV_ENTRY(test_clear_flush_uses_range_ceiling, setup),
+	TV_ENTRY(test_batch_should_defer_fast_agrees, setup),
+	TV_ENTRY(test_batch_add_pending_fast_agrees, setup),
 	TV_ENTRY(test_batch_config_default_values, setup),
 	TV_ENTRY(test_batch_init_bad_input, setup),
 	TV_ENTRY(test_batch_init_starts_empty, setup),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 #include "tv.h"
 #include <tlbpolicy/migrate.h>
+#include <tlbpolicy/fastpath.h>
 
 /*
  * A folio as 6.12 keeps it, reduced to what the decision reads: its order,
@@ -116,6 +117,9 @@ TV_CASE(test_migrate_should_batch_exhaustive_table)
 		cells++;
 		if ((want_err ? err != -EINVAL : err != 0) ||
 		    d.batch != want_batch ||
+		    (!want_err &&
+		     tlbp_migrate_should_batch_fast(p, m, r, f.nr_folios, f.order,
+						    f.mapcount) != want_batch) ||
 		    (want_err && d.why != TLBP_MB_SYNC_MULTI_FOLIO) ||
 		    (d.batch != (d.why == TLBP_MB_ASYNC))) {
 			if (!wrong++)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 #include "tv.h"
+#include <tlbpolicy/fastpath.h>
 #include <tlbpolicy/mm.h>
 #include "fake_ops.h"
 
@@ -241,7 +242,43 @@ TV_CASE(test_mm_dec_flush_pending_underflow)
 	ck_assert(!tlbp_mm_flush_pending(&mm));
 }
 
+/* The inline drain, mark and tlb_flush_pending forms agree with the
+ * checked ones, the overflow reset included. */
+TV_CASE(test_mm_fast_forms_agree)
+{
+	struct tlbp_mm a, b;
+	bool fa, fb;
+	int i;
+
+	ck_assert_int_eq(tlbp_mm_init(&a, &fake_flush_ops, &fake), 0);
+	ck_assert_int_eq(tlbp_mm_init(&b, &fake_flush_ops, &fake), 0);
+	ck_assert_int_eq(tlbp_mm_flush_batched_pending_fast(&a, &fa), 0);
+	ck_assert(!fa);
+	ck_assert_uint_eq(fake.nr[FAKE_FLUSH_MM], 0);
+	for (i = 0; i < 3 * TLBP_MM_GEN_PENDING_LARGE; i++) {
+		tlbp_mm_mark_batched_pending(&a);
+		tlbp_mm_mark_batched_pending_fast(&b);
+		ck_assert_int_eq(tlbp_mm_batched_gen(&a), tlbp_mm_batched_gen(&b));
+		if (i % 5000 == 0) {
+			ck_assert_int_eq(tlbp_mm_flush_batched_pending(&a, &fa), 0);
+			ck_assert_int_eq(tlbp_mm_flush_batched_pending_fast(&b, &fb), 0);
+			ck_assert(fa && fb);
+			ck_assert_int_eq(tlbp_mm_batched_gen(&a), tlbp_mm_batched_gen(&b));
+		}
+	}
+	tlbp_mm_inc_flush_pending_fast(&b);
+	tlbp_mm_inc_flush_pending_fast(&b);
+	ck_assert(tlbp_mm_flush_pending_fast(&b) && tlbp_mm_flush_nested(&b));
+	ck_assert(tlbp_pte_accessible_fast(&b, TLBP_PTE_PROTNONE));
+	tlbp_mm_dec_flush_pending_fast(&b);
+	tlbp_mm_dec_flush_pending_fast(&b);
+	ck_assert(!tlbp_mm_flush_pending_fast(&b));
+	ck_assert(!tlbp_pte_accessible_fast(&b, TLBP_PTE_PROTNONE));
+	ck_assert(tlbp_pte_accessible_fast(&b, TLBP_PTE_PRESENT));
+}
+
 const struct tv_case tv_mm_cases[] = {
+	TV_ENTRY(test_mm_fast_forms_agree, setup),
 	TV_ENTRY(test_mm_init_bad_input, setup),
 	TV_ENTRY(test_mm_init_starts_clean, setup),
 	TV_ENTRY(test_mm_null_queries, setup),
