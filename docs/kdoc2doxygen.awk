@@ -13,8 +13,9 @@
 #   @param: text        -> @param param text    (functions)
 #   Context: text       -> @note Context: text
 #   Return: text        -> @return text
-#   @name, %CONST, ``literal``, &struct name  in running text
-#                       -> @p name, #CONST (TLBP_*) or CONST, `literal`, struct name
+#   @name, %CONST, ``literal``, &struct name, "text::"  in running text
+#                       -> @p name, #CONST (TLBP_*) or CONST, `literal`,
+#                          struct name, "text:"
 #   /* private: */, /* public: */  -> @privatesection, @publicsection
 #
 # Output has exactly as many lines as input, so Doxygen's line numbers stay
@@ -22,6 +23,9 @@
 
 function inline_markup(s,    out, m) {
 	gsub(/``/, "`", s)
+	# reStructuredText's "text::" introduces a literal block; Doxygen
+	# takes the indented block as code already.
+	sub(/[^:]::$/, substr(s, length(s) - 2, 1) ":", s)
 	gsub(/&(struct|enum|union) /, "", s)
 	# %TLBP_* are our own macros and enum values: link them.
 	while (match(s, /%[A-Za-z_][A-Za-z0-9_]*/)) {
