@@ -4,28 +4,33 @@
 # into kernel trees as they are); this turns each kernel-doc comment into the
 # Doxygen commands that say the same, so one text feeds both tools.
 #
-#   name() - desc       -> @brief desc          (function, function-like macro)
-#   struct name - desc  -> @struct name @brief desc, and each "@member: text"
-#   enum name - desc    -> @enum name @brief desc,  becomes "@var" of its own
-#   define NAME - desc  -> @def NAME @brief desc
+#   name() - desc       -> @brief desc    (functions, function-like macros)
 #   typedef name - desc -> @brief desc
-#   DOC: title          -> @file @brief title
-#   @param: text        -> @param param text    (functions)
+#   struct name - desc,
+#   enum name - desc    -> @brief desc; each "@member: text" paragraph
+#                          leaves the block and becomes a trailing
+#                          "/**< text */" on that member's line below
+#   define NAME - desc  -> @brief desc, with "@def NAME" when the block does
+#                          not sit right above "#define NAME"
+#   DOC: title          -> @file, @brief title
+#   @param: text        -> @param param text
 #   Context: text       -> @note Context: text
 #   Return: text        -> @return text
-#   @name, %CONST, ``literal``, &struct name, "text::"  in running text
-#                       -> @p name, #CONST (TLBP_*) or CONST, `literal`,
-#                          struct name, "text:"
-#   /* private: */, /* public: */  -> @privatesection, @publicsection
+#   in running text: @name -> @p name, %TLBP_X -> #TLBP_X, %NULL -> NULL,
+#                    ``literal`` -> `literal`, &struct name -> name,
+#                    a closing "::" (literal block follows) -> ":"
+#   /* private: */, /* public: */ -> @privatesection, @publicsection
 #
-# Output has exactly as many lines as input, so Doxygen's line numbers stay
-# those of the header. Usage: awk -f kdoc2doxygen.awk FILE
+# Other comments pass through unchanged. The output has exactly as many
+# lines as the input, so Doxygen's warnings point at the header's own lines.
+# Plain POSIX awk. Usage: awk -f kdoc2doxygen.awk FILE
 
 function inline_markup(s,    out, m) {
 	gsub(/``/, "`", s)
 	# reStructuredText's "text::" introduces a literal block; Doxygen
 	# takes the indented block as code already.
-	sub(/[^:]::$/, substr(s, length(s) - 2, 1) ":", s)
+	if (s ~ /[^:]::$/)
+		s = substr(s, 1, length(s) - 1)
 	gsub(/&(struct|enum|union) /, "", s)
 	# %TLBP_* are our own macros and enum values: link them.
 	while (match(s, /%[A-Za-z_][A-Za-z0-9_]*/)) {
@@ -57,6 +62,7 @@ function body_line(l,    name, rest) {
 
 function flush_block(next_line,    i, kind, name, desc, hdr, m, nm, l, inmem) {
 	kind = ""
+	inbody = ""
 	hdr = blk[2]
 	if (match(hdr, /^ \* DOC:/)) {
 		kind = "doc"; desc = substr(hdr, RLENGTH + 1)
@@ -86,8 +92,7 @@ function flush_block(next_line,    i, kind, name, desc, hdr, m, nm, l, inmem) {
 	# "@member: text" paragraphs (up to a blank line or section) leave
 	# the block as blank lines; the text goes to the member's own line
 	# in the body below as a trailing comment, where Doxygen wants it.
-	for (nm in memdoc)
-		delete memdoc[nm]
+	split("", memdoc)
 	inmem = 0
 	for (i = 3; i < nblk; i++) {
 		if (match(blk[i], /^ \* @[A-Za-z_][A-Za-z0-9_]*:/)) {
