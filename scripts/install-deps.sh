@@ -4,7 +4,8 @@
 # itself. Idempotent: installs only what is missing. Needs root or sudo.
 #   install-deps.sh          build + tests
 #   install-deps.sh --ci     everything .ci/run uses (docs, coverage,
-#                            valgrind, clang, kernel headers, gnuplot)
+#                            valgrind, clang, kernel headers and sources,
+#                            gnuplot)
 set -eu
 pkgs="build-essential autoconf automake libtool autoconf-archive pkg-config check libjansson-dev"
 if [ "${1:-}" = "--ci" ]; then
@@ -15,6 +16,8 @@ if [ "${1:-}" = "--ci" ]; then
 	pkgs="$pkgs cppcheck clang-tidy clang-tools-14 libclang-rt-14-dev libfuzzer-14-dev"
 	# KUnit under UML: kernel source and what building it needs.
 	pkgs="$pkgs linux-source-6.1 flex bison bc libelf-dev python3"
+	# The headers' comments are checked with this kernel's scripts/kernel-doc.
+	pkgs="$pkgs linux-source-6.12"
 fi
 missing=""
 for p in $pkgs; do

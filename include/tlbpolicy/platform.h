@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /**
- * @file platform.h
- * @brief The one place where tlbpolicy differs between kernel and userspace.
+ * DOC: The one place where tlbpolicy differs between kernel and userspace
  *
  * Types, errno values, atomics, bit helpers and the export macro. Every other
- * file of the library includes this header and never tests @c __KERNEL__
+ * file of the library includes this header and never tests ``__KERNEL__``
  * itself.
  *
  * Userspace builds use only the freestanding headers (stddef, stdint,
- * stdbool) and GCC/Clang @c __atomic builtins; kernel builds use the kernel's
- * own types, errno values and @c atomic_t.
+ * stdbool) and GCC/Clang ``__atomic`` builtins; kernel builds use the kernel's
+ * own types, errno values and ``atomic_t``.
+ *
+ * Error numbers: the TLBP_E* macros are Linux errno values. The library
+ * returns them negated, exactly like the kernel, so a userspace caller on
+ * Linux compares with -EINVAL from <errno.h> while the library itself
+ * includes no libc header.
  */
 #ifndef TLBPOLICY_PLATFORM_H
 #define TLBPOLICY_PLATFORM_H
@@ -41,7 +45,7 @@
 #define TLBP_EOPNOTSUPP EOPNOTSUPP
 #define TLBP_ENOMEM     ENOMEM
 
-/** An atomic int shared between agents (the kernel's own atomic_t). */
+/* An atomic int shared between agents (the kernel's own atomic_t). */
 typedef atomic_t tlbp_atomic_t;
 
 #define tlbp_atomic_read(v)            atomic_read(v)
@@ -59,38 +63,71 @@ typedef atomic_t tlbp_atomic_t;
 #include <stdint.h>
 #include <stdbool.h>
 
-/** Under TLBP_DEBUG, a hot-path form that finds its input invalid or its
- *  answer different from the checked function's stops the program. */
+/**
+ * define TLBP_WARN_ON - Stops the program on a broken precondition.
+ * @cond: the condition that must not hold.
+ *
+ * Under TLBP_DEBUG, a hot-path form (fastpath.h) that finds its input
+ * invalid or its answer different from the checked function's traps here.
+ */
 #define TLBP_WARN_ON(cond) do { if (cond) __builtin_trap(); } while (0)
 
-/** Marks a public function: exported from the shared library, which is
- *  otherwise built with hidden visibility. */
+/**
+ * define TLBP_API - Marks a public function.
+ *
+ * Exported from the shared library, which is otherwise built with hidden
+ * visibility.
+ */
 #if defined(TLBP_BUILDING_LIBRARY) && defined(__GNUC__)
 #define TLBP_API __attribute__((visibility("default")))
 #else
 #define TLBP_API
 #endif
 
-/**
- * @name Error numbers
- * Linux errno values. The library returns them negated, exactly like the
- * kernel, so a userspace caller on Linux compares with -EINVAL from
- * <errno.h> while the library itself includes no libc header.
- * @{
+/*
+ * Error numbers: Linux errno values, returned negated (see the DOC section
+ * above).
  */
-#define TLBP_EINVAL     22 /**< invalid argument */
-#define TLBP_ENOSPC     28 /**< caller buffer too small */
-#define TLBP_E2BIG      7 /**< too many CPUs */
-#define TLBP_EBUSY      16 /**< resource busy */
-#define TLBP_EAGAIN     11 /**< try again */
-#define TLBP_ENOENT     2 /**< no such entry */
-#define TLBP_EOPNOTSUPP 95 /**< operation not supported */
-#define TLBP_ENOMEM     12 /**< out of memory (from ops) */
-/** @} */
+/**
+ * define TLBP_EINVAL - invalid argument
+ */
+#define TLBP_EINVAL     22
+/**
+ * define TLBP_ENOSPC - caller buffer too small
+ */
+#define TLBP_ENOSPC     28
+/**
+ * define TLBP_E2BIG - too many CPUs
+ */
+#define TLBP_E2BIG      7
+/**
+ * define TLBP_EBUSY - resource busy
+ */
+#define TLBP_EBUSY      16
+/**
+ * define TLBP_EAGAIN - try again
+ */
+#define TLBP_EAGAIN     11
+/**
+ * define TLBP_ENOENT - no such entry
+ */
+#define TLBP_ENOENT     2
+/**
+ * define TLBP_EOPNOTSUPP - operation not supported
+ */
+#define TLBP_EOPNOTSUPP 95
+/**
+ * define TLBP_ENOMEM - out of memory (from ops)
+ */
+#define TLBP_ENOMEM     12
 
-/** An atomic int shared between agents; access it only through the helpers. */
+/**
+ * typedef tlbp_atomic_t - An atomic int shared between agents; access it only
+ *	through the helpers.
+ */
 typedef struct {
-	int counter; /**< @private */
+	/* private: */
+	int counter; /* the value */
 } tlbp_atomic_t;
 
 /*
@@ -140,27 +177,35 @@ static inline unsigned int tlbp_popcount_long(unsigned long w)
 	return n;
 }
 
-/** Index of the lowest set bit of @p w, which must be non-zero; compiles
- *  to one BSF/TZCNT instruction, never to a library call. */
+/**
+ * tlbp_ffs_long() - Index of the lowest set bit of @w.
+ * @w: the word, which must be non-zero.
+ *
+ * Compiles to one BSF/TZCNT instruction, never to a library call.
+ */
 #define tlbp_ffs_long(w) ((unsigned int)__builtin_ctzl(w))
 
 #endif /* __KERNEL__ */
 
 /**
- * @def TLBP_BEGIN_DECLS
- * Opens a public header's declarations: C linkage for a C++ includer.
- * @def TLBP_END_DECLS
- * Closes what #TLBP_BEGIN_DECLS opened.
+ * define TLBP_BEGIN_DECLS - Opens a public header's declarations.
+ *
+ * C linkage for a C++ includer.
  */
 #ifdef __cplusplus
 #define TLBP_BEGIN_DECLS extern "C" {
 #define TLBP_END_DECLS }
 #else
 #define TLBP_BEGIN_DECLS
+/**
+ * define TLBP_END_DECLS - Closes what %TLBP_BEGIN_DECLS opened.
+ */
 #define TLBP_END_DECLS
 #endif
 
-/** Bits in one word of a CPU set. */
+/**
+ * define TLBP_BITS_PER_LONG - Bits in one word of a CPU set.
+ */
 #define TLBP_BITS_PER_LONG (sizeof(unsigned long) * 8)
 
 #endif /* TLBPOLICY_PLATFORM_H */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /**
- * @file tlbpolicy.h
- * @brief Umbrella header: the whole public API of libtlbpolicy.
+ * DOC: Umbrella header: the whole public API of libtlbpolicy
+ *
+ * Includes every other public header.
  */
 #ifndef TLBPOLICY_TLBPOLICY_H
 #define TLBPOLICY_TLBPOLICY_H
