@@ -14,6 +14,13 @@
  * its flush erases a deferral another task made during that flush. The drain
  * here marks flushed only the generation it observed, with one
  * compare-and-swap, so a newer deferral stays outstanding.
+ *
+ * The guarantee has the kernel's bound: if more than
+ * %TLBP_MM_GEN_PENDING_LARGE deferrals land while one drain is between
+ * reading the word and its compare-and-swap, the word can return to the
+ * value the drain read and the swap marks flushed what it never saw. Drain
+ * with preemption off (the kernel holds the page-table lock), so that
+ * window stays one flush long.
  */
 #ifndef TLBPOLICY_MM_H
 #define TLBPOLICY_MM_H
