@@ -14,10 +14,9 @@ if [ "${1:-}" = "--ci" ]; then
 	pkgs="$pkgs qemu-system-x86 busybox-static cpio gnuplot-nox time"
 	# Static analysis, sanitizers and fuzzing.
 	pkgs="$pkgs cppcheck clang-tidy clang-tools-14 libclang-rt-14-dev libfuzzer-14-dev"
-	# KUnit under UML: kernel source and what building it needs.
-	pkgs="$pkgs linux-source-6.1 flex bison bc libelf-dev python3"
-	# The headers' comments are checked with this kernel's scripts/kernel-doc.
-	pkgs="$pkgs linux-source-6.12"
+	# Linux 6.12's source: KUnit under UML, its scripts/kernel-doc for the
+	# headers' comments, and what building it needs.
+	pkgs="$pkgs linux-source-6.12 flex bison bc libelf-dev python3"
 fi
 missing=""
 for p in $pkgs; do

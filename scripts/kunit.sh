@@ -1,13 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
-# Vendor tlbpolicy into Debian's kernel source (linux-source-6.1) and run
+# Vendor tlbpolicy into Debian's newest kernel source (linux-source-6.12) and run
 # its KUnit suite under UML with tools/testing/kunit/kunit.py.
 # Usage: kunit.sh [SRCDIR]   (KERNEL_SRC=... a tarball or an unpacked tree)
 set -eu
 srcdir=$(cd "${1:-.}" && pwd)
 src=${KERNEL_SRC:-$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)}
 [ -n "$src" ] && [ -e "$src" ] || {
-	echo "kunit: no kernel source: install linux-source-6.1 or set KERNEL_SRC" >&2; exit 1; }
+	echo "kunit: no kernel source: install linux-source-6.12 or set KERNEL_SRC" >&2; exit 1; }
 start=$(date +%s)
 work=${KUNIT_WORK:-/var/tmp/tlbp-kunit}
 if [ -d "$src" ]; then

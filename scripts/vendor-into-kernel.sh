@@ -57,9 +57,10 @@ obj-\$(CONFIG_TLBPOLICY) += tlbpolicy.o
 tlbpolicy-y :=$objs
 obj-\$(CONFIG_TLBPOLICY_KUNIT_TEST) += tlbpolicy_kunit.o
 tlbpolicy_kunit-y := tests/tlbpolicy_kunit.o tests/fake_ops.o$vecs
-# In-tree builds (O= or not) see \$(src) relative to the source tree;
-# external-module builds (M=) see it absolute.
-ccflags-y += \$(if \$(KBUILD_EXTMOD),-I\$(src)/tests,-I\$(srctree)/\$(src)/tests)
+# External-module builds (M=) see \$(src) absolute; in-tree builds name
+# the directory from \$(srctree), since what \$(src) holds there changed
+# in v6.10 (relative before, prefixed with the source tree after).
+ccflags-y += \$(if \$(KBUILD_EXTMOD),-I\$(src)/tests,-I\$(srctree)/mm/tlbpolicy/tests)
 MAKEFILE
 echo "tlbpolicy $version" >"$dst/VERSION"
 
