@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
-"""Mutation testing of lib/*.c.
+"""Mutation testing of lib/*.c and the inline bodies of fastpath.h.
 
 Applies one small mutation at a time to a copy of the sources (negate a
 condition, swap < and <=, swap && and ||, drop a call statement, replace a
@@ -49,8 +49,14 @@ def mutable(line):
 def mutants(path):
     lines = open(path).read().split("\n")
     out = []
+    debug = False
     for n, line in enumerate(lines):
-        if not mutable(line):
+        # TLBP_DEBUG cross-checks are compiled out of the tested build.
+        if line.startswith("#ifdef TLBP_DEBUG"):
+            debug = True
+        elif debug and line.startswith("#endif"):
+            debug = False
+        if debug or not mutable(line):
             continue
         for name, pat, rep in OPERATORS:
             for m in re.finditer(pat, line):
@@ -130,6 +136,8 @@ def main():
     args = ap.parse_args()
     files = sorted(os.path.join(ROOT, "lib", f) for f in os.listdir(os.path.join(ROOT, "lib"))
                    if f.endswith(".c"))
+    # The hot-path bodies the checked functions run live in a header.
+    files.append(os.path.join(ROOT, "include", "tlbpolicy", "fastpath.h"))
     if args.only:
         files = [f for f in files if f.endswith(args.only)]
     muts = [m for f in files for m in mutants(f)]
