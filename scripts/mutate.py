@@ -72,22 +72,56 @@ def mutants(path):
     return out
 
 
-def build_and_test(src, work):
-    """Returns 'killed', 'survived' or 'no-build'."""
-    lib = [os.path.join(src, "lib", f) for f in sorted(os.listdir(os.path.join(src, "lib")))
-           if f.endswith(".c")]
+CC = ["gcc", "-std=gnu11", "-O1", "-w", "-fsanitize=address,undefined",
+      "-fno-sanitize-recover=all"]
+
+
+def vector_sources(src):
+    """The C files of tests/check_vectors, relative to the tree."""
     tests = os.path.join(src, "tests")
-    vec = [os.path.join(tests, "vectors", f) for f in sorted(os.listdir(os.path.join(tests, "vectors")))
-           if f.endswith(".c")]
-    exe = os.path.join(work, "check_vectors")
+    out = ["tests/check_vectors.c", "tests/fake_ops.c", "tests/suite_runner.c"]
+    out += ["tests/vectors/" + f for f in sorted(os.listdir(os.path.join(tests, "vectors")))
+            if f.endswith(".c")]
+    out += ["lib/" + f for f in sorted(os.listdir(os.path.join(src, "lib"))) if f.endswith(".c")]
+    return out
+
+
+def cflags(src):
     # ASan and UBSan turn out-of-bounds mutants into kills, not luck.
-    cc = ["gcc", "-std=gnu11", "-O1", "-w", "-fsanitize=address,undefined",
-          "-fno-sanitize-recover=all", "-I" + os.path.join(src, "include"), "-I" + tests]
+    return CC + ["-I" + os.path.join(src, "include"), "-I" + os.path.join(src, "tests")]
+
+
+def object_name(rel):
+    return rel.replace("/", "__") + ".o"
+
+
+def build_cache(cache):
+    """Objects of the unmutated tree: a .c mutant recompiles only its file."""
+    for rel in vector_sources(ROOT):
+        r = subprocess.run(cflags(ROOT) + ["-c", "-o", os.path.join(cache, object_name(rel)),
+                                           os.path.join(ROOT, rel)], capture_output=True)
+        if r.returncode:
+            sys.exit("mutate: the unmutated tree does not build: " + r.stderr.decode())
+
+
+def build_and_test(src, work, mutated, cache):
+    """Returns 'killed', 'survived' or 'no-build'."""
+    exe = os.path.join(work, "check_vectors")
     check = subprocess.run(["pkg-config", "--cflags", "--libs", "check"],
                            capture_output=True, text=True).stdout.split()
-    r = subprocess.run(cc + ["-o", exe, os.path.join(tests, "check_vectors.c"),
-                             os.path.join(tests, "fake_ops.c"), os.path.join(tests, "suite_runner.c")]
-                       + vec + lib + check, capture_output=True)
+    objs = []
+    for rel in vector_sources(src):
+        # A header mutant may change any file; a .c mutant only its own.
+        if mutated.endswith(".h") or rel == mutated:
+            obj = os.path.join(work, object_name(rel))
+            r = subprocess.run(cflags(src) + ["-c", "-o", obj, os.path.join(src, rel)],
+                               capture_output=True)
+            if r.returncode:
+                return "no-build"
+        else:
+            obj = os.path.join(cache, object_name(rel))
+        objs.append(obj)
+    r = subprocess.run(CC + ["-o", exe] + objs + check, capture_output=True)
     if r.returncode:
         return "no-build"
     env = dict(os.environ, CK_FORK="no", CK_VERBOSITY="silent",
@@ -98,9 +132,13 @@ def build_and_test(src, work):
         return "killed"
     if r.returncode:
         return "killed"
+    # The stress test links mm.c alone: no other .c mutant can change it.
+    if not (mutated.endswith(".h") or mutated == "lib/mm.c"):
+        return "survived"
     stress = os.path.join(work, "mm_stress")
-    r = subprocess.run(cc + ["-o", stress, os.path.join(tests, "stress", "mm_stress.c"),
-                             os.path.join(src, "lib", "mm.c"), "-lpthread"], capture_output=True)
+    r = subprocess.run(cflags(src) + ["-o", stress, os.path.join(src, "tests", "stress", "mm_stress.c"),
+                                      os.path.join(src, "lib", "mm.c"), "-lpthread"],
+                       capture_output=True)
     if r.returncode:
         return "no-build"
     try:
@@ -110,7 +148,7 @@ def build_and_test(src, work):
     return "killed" if r.returncode else "survived"
 
 
-def run_one(mut):
+def run_one(mut, cache):
     path, n, name, old, new = mut
     work = tempfile.mkdtemp(prefix="tlbp-mut-", dir="/var/tmp")
     try:
@@ -123,7 +161,7 @@ def run_one(mut):
         lines = open(target).read().split("\n")
         lines[n] = new
         open(target, "w").write("\n".join(lines))
-        return mut, build_and_test(src, work)
+        return mut, build_and_test(src, work, rel, cache)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -148,8 +186,10 @@ def main():
     start = time.time()
     killed = survived = nobuild = 0
     survivors = []
+    cache = tempfile.mkdtemp(prefix="tlbp-mut-cache-", dir="/var/tmp")
+    build_cache(cache)
     with ThreadPoolExecutor(args.jobs) as pool:
-        for i, (mut, result) in enumerate(pool.map(run_one, muts), 1):
+        for i, (mut, result) in enumerate(pool.map(lambda m: run_one(m, cache), muts), 1):
             if result == "killed":
                 killed += 1
             elif result == "survived":
@@ -160,6 +200,7 @@ def main():
             print(f"\rmutate: {i}/{len(muts)} killed {killed} survived {survived} "
                   f"not compiling {nobuild}", end="", file=sys.stderr)
     print(file=sys.stderr)
+    shutil.rmtree(cache, ignore_errors=True)
     total = killed + survived
     print(f"mutate: {len(muts)} mutants, {nobuild} do not compile; of {total} that do, "
           f"{killed} killed, {survived} survived: score {100.0 * killed / max(total, 1):.1f}% "
