@@ -83,5 +83,13 @@ if [ $rc -ne 2 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
 	echo "FAIL: unwritable --json -> exit $rc"; fails=$((fails + 1))
 fi
 
+# A violation names the first one found, not only a count.
+n=$((n + 1))
+"$tlbsim" run numa-balancing --policy unsafe-ignore-pending --set scale=0.05 \
+	--no-timing >/dev/null 2>"$tmp/err"
+if ! grep -q 'stale-translation violations; the first: frame copied while a CPU still caches it (mm [0-9]*, page 0x' "$tmp/err"; then
+	echo "FAIL: a violation run does not describe its first violation"; fails=$((fails + 1))
+fi
+
 echo "$((n - fails)) passed, $fails failed"
 [ $fails -eq 0 ]

@@ -176,6 +176,10 @@ int cli_run_one(const struct options *o, const char *policy, uint64_t seed,
 		fprintf(stderr, "tlbsim: %s\n", err);
 		return 1;
 	}
+	if (r.metrics.v[M_STALE_TRANSLATION_VIOLATIONS] > 0)
+		fprintf(stderr, "tlbsim: %s, policy %s, seed %" PRIu64 ": %.0f stale-translation "
+			"violations; the first: %s\n", o->sc->name, policy, seed,
+			r.metrics.v[M_STALE_TRANSLATION_VIOLATIONS], r.metrics.first_violation);
 	if (o->no_timing)
 		r.metrics.v[M_WALL_SECONDS] = 0;
 	return records_add(rs, &r) ? (fprintf(stderr, "tlbsim: out of memory\n"), 1) : 0;

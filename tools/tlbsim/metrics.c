@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
+#include <stdio.h>
 #include <string.h>
 #include "metrics.h"
 #include "sim.h"
@@ -59,6 +60,8 @@ void metrics_from_sim(const struct sim *s, struct metrics *m)
 	unsigned int i;
 
 	memset(m, 0, sizeof(*m));
+	snprintf(m->first_violation, sizeof(m->first_violation), "%s",
+		 st->violations ? s->first_violation : "");
 	for (i = 0; i < s->nr_cpus; i++) {
 		const struct acct *a = &s->cpu[i].acct;
 

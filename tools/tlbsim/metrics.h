@@ -21,6 +21,7 @@ enum metric_id {
 struct metrics {
 	double v[NR_METRICS];
 	double useful_ns; /* for the throughput comparison against "off" */
+	char first_violation[160]; /* the oracle's first finding, or "" */
 };
 
 extern const char *const metric_names[NR_METRICS];
