@@ -83,6 +83,44 @@ if [ $rc -ne 2 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
 	echo "FAIL: unwritable --json -> exit $rc"; fails=$((fails + 1))
 fi
 
+# expect_hint TEXT ARGS...: an error as above whose line contains TEXT.
+expect_hint() {
+	hint=$1; shift
+	expect_error "$@"
+	n=$((n + 1))
+	if ! grep -qF -- "$hint" "$tmp/err"; then
+		echo "FAIL: tlbsim $* does not say \"$hint\""; cat "$tmp/err"
+		fails=$((fails + 1))
+	fi
+}
+
+expect_hint "did you mean --set cpus=8?" run numa-balancing cpus=8
+expect_hint "unexpected argument 'stray'" run numa-balancing stray
+expect_hint "did you mean 'compare'?" comapre numa-balancing
+expect_hint "did you mean 'numa-balancing'?" run numa-balancng
+expect_hint "did you mean 'skip-single'?" run numa-balancing --policy skip-singel
+expect_hint "did you mean 'skip-single'?" compare numa-balancing --policies always,skip-singel
+expect_hint "did you mean 'cpus'?" run numa-balancing --set cpu=8
+expect_hint "did you mean '--policy'?" run numa-balancing --polcy always
+
+# --version and per-command --help: stdout, exit 0.
+for args in "--version" "run --version" "run --help" "compare numa-balancing --help" \
+	    "sweep --help" "list --help" "--help"; do
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	if ! "$tlbsim" $args >"$tmp/out" 2>"$tmp/err" || ! [ -s "$tmp/out" ] || [ -s "$tmp/err" ]; then
+		echo "FAIL: tlbsim $args"; fails=$((fails + 1))
+	fi
+done
+n=$((n + 1))
+if ! "$tlbsim" --version | grep -q "^tlbsim (tlbpolicy) ${PACKAGE_VERSION:-}"; then
+	echo "FAIL: --version"; fails=$((fails + 1))
+fi
+n=$((n + 1))
+if [ "$("$tlbsim" run --help | head -n 1 | cut -c1-17)" != "usage: tlbsim run" ]; then
+	echo "FAIL: run --help is not run's usage"; fails=$((fails + 1))
+fi
+
 # A violation names the first one found, not only a count.
 n=$((n + 1))
 "$tlbsim" run numa-balancing --policy unsafe-ignore-pending --set scale=0.05 \

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "suggest.h"
 #include "sweep.h"
 
 int fail(const char *fmt, ...)
@@ -24,17 +25,41 @@ int fail(const char *fmt, ...)
 	return 2;
 }
 
-static void usage(FILE *f)
+static const char *const commands[] = { "list", "run", "compare", "sweep" };
+
+static const char *const command_usage[] = {
+	"tlbsim list",
+	"tlbsim run SCENARIO [--policy P] [--set key=value ...] [--seed N]\n"
+	"                  [--json FILE] [--csv FILE] [--no-timing]",
+	"tlbsim compare SCENARIO [--policies a,b,...] [--pairs N] [--set key=value ...]\n"
+	"                  [--seed N] [--json FILE] [--csv FILE] [--no-timing]",
+	"tlbsim sweep SCENARIO --vary key=v1,v2,... [--policies a,b,...]\n"
+	"                  [--metric NAME[,NAME...]] [--plot FILE.png|FILE.svg[,...]]\n"
+	"                  [--set key=value ...] [--seed N] [--json FILE] [--csv FILE]",
+};
+
+/* Every command's usage, or only @cmd's. */
+static void usage(FILE *f, const char *cmd)
 {
-	fprintf(f,
-		"usage: tlbsim list\n"
-		"       tlbsim run SCENARIO [--policy P] [--set key=value ...] [--seed N]\n"
-		"                  [--json FILE] [--csv FILE] [--no-timing]\n"
-		"       tlbsim compare SCENARIO [--policies a,b,...] [--pairs N] [options]\n"
-		"       tlbsim sweep SCENARIO --vary key=v1,v2,... [--policies a,b,...]\n"
-		"                  [--metric NAME[,NAME...]] [--plot FILE.png|FILE.svg[,...]]\n"
-		"See tlbsim(1).\n");
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		if (!cmd || !strcmp(cmd, commands[i]))
+			fprintf(f, "%s %s\n", cmd || i == 0 ? "usage:" : "      ",
+				command_usage[i]);
+	fprintf(f, "See tlbsim(1); 'tlbsim list' names the scenarios, policies and parameters.\n");
 }
+
+static void version(void)
+{
+	printf("tlbsim (tlbpolicy) %s\n", PACKAGE_VERSION);
+}
+
+/* The options a command knows, for "did you mean". */
+static const char *const option_names[] = {
+	"--no-timing", "--set", "--policy", "--policies", "--seed", "--pairs",
+	"--json", "--csv", "--plot", "--metric", "--vary", "--help", "--version",
+};
 
 static int cmd_list(void)
 {
@@ -76,6 +101,18 @@ static int parse_u64(const char *s, uint64_t *out)
 	return errno || *end ? -1 : 0;
 }
 
+static int unknown_policy(const struct scenario *sc, const char *name)
+{
+	const char *names[32] = { 0 };
+	char hint[96];
+	unsigned int k;
+
+	for (k = 0; k < sc->nr_policies && k < 32; k++)
+		names[k] = sc->policies[k].name;
+	return fail("unknown policy '%s' for %s%s (see 'tlbsim list')", name, sc->name,
+		    suggest_hint(name, names, 32, hint, sizeof(hint)));
+}
+
 static int split_policies(struct options *o, char *list)
 {
 	char *tok, *save = NULL;
@@ -85,7 +122,7 @@ static int split_policies(struct options *o, char *list)
 		if (o->nr_policies == MAX_POLICIES)
 			return fail("too many policies (at most %d)", MAX_POLICIES);
 		if (!scenario_policy(o->sc, tok))
-			return fail("unknown policy '%s' for %s (see 'tlbsim list')", tok, o->sc->name);
+			return unknown_policy(o->sc, tok);
 		o->policies[o->nr_policies++] = tok;
 	}
 	return o->nr_policies ? 0 : fail("--policies needs at least one policy");
@@ -99,9 +136,25 @@ static int parse_options(int argc, char **argv, struct options *o, const char *c
 
 	if (argc < 3)
 		return fail("%s needs a scenario (see 'tlbsim list')", cmd);
+	if (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")) {
+		usage(stdout, cmd);
+		return -1;
+	}
+	if (!strcmp(argv[2], "--version")) {
+		version();
+		return -1;
+	}
 	o->sc = scenario_find(argv[2]);
-	if (!o->sc)
-		return fail("unknown scenario '%s' (see 'tlbsim list')", argv[2]);
+	if (!o->sc) {
+		const char *names[16] = { 0 };
+		char hint[96];
+		unsigned int k;
+
+		for (k = 0; k < nr_scenarios && k < 16; k++)
+			names[k] = scenarios[k].name;
+		return fail("unknown scenario '%s'%s (see 'tlbsim list')", argv[2],
+			    suggest_hint(argv[2], names, 16, hint, sizeof(hint)));
+	}
 	params_defaults(&o->params);
 	o->seed = 1;
 	o->pairs = 1;
@@ -112,6 +165,19 @@ static int parse_options(int argc, char **argv, struct options *o, const char *c
 			o->no_timing = true;
 			continue;
 		}
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout, cmd);
+			return -1;
+		}
+		if (!strcmp(a, "--version")) {
+			version();
+			return -1;
+		}
+		if (strncmp(a, "--", 2) != 0) {
+			if (strchr(a, '='))
+				return fail("unexpected argument '%s' (did you mean --set %s?)", a, a);
+			return fail("unexpected argument '%s'", a);
+		}
 		val = i + 1 < argc ? argv[++i] : NULL;
 		if (!val || !strncmp(val, "--", 2))
 			return fail("%s needs a value", a);
@@ -120,7 +186,7 @@ static int parse_options(int argc, char **argv, struct options *o, const char *c
 				return fail("%s", err);
 		} else if (!strcmp(a, "--policy")) {
 			if (!scenario_policy(o->sc, val))
-				return fail("unknown policy '%s' for %s (see 'tlbsim list')", val, o->sc->name);
+				return unknown_policy(o->sc, val);
 			o->policy = val;
 		} else if (!strcmp(a, "--policies")) {
 			if (split_policies(o, argv[i]))
@@ -145,7 +211,12 @@ static int parse_options(int argc, char **argv, struct options *o, const char *c
 		} else if (!strcmp(a, "--vary")) {
 			o->vary = val;
 		} else {
-			return fail("unknown option '%s' for %s", a, cmd);
+			char hint[96];
+
+			return fail("unknown option '%s' for %s%s", a, cmd,
+				    suggest_hint(a, option_names,
+						 sizeof(option_names) / sizeof(option_names[0]),
+						 hint, sizeof(hint)));
 		}
 	}
 	return 0;
@@ -264,18 +335,32 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return fail("missing command: list, run, compare or sweep (see --help)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(stdout);
+		usage(stdout, NULL);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		version();
 		return 0;
 	}
 	if (!strcmp(argv[1], "list")) {
+		if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+			usage(stdout, "list");
+			return 0;
+		}
 		if (argc > 2)
 			return fail("list takes no arguments");
 		return cmd_list();
 	}
 	if (strcmp(argv[1], "run") != 0 && strcmp(argv[1], "compare") != 0 &&
-	    strcmp(argv[1], "sweep") != 0)
-		return fail("unknown command '%s' (list, run, compare, sweep)", argv[1]);
+	    strcmp(argv[1], "sweep") != 0) {
+		char hint[96];
+
+		return fail("unknown command '%s'%s (list, run, compare, sweep)", argv[1],
+			    suggest_hint(argv[1], commands, 4, hint, sizeof(hint)));
+	}
 	ret = parse_options(argc, argv, &o, argv[1]);
+	if (ret < 0)
+		return 0; /* --help or --version */
 	if (ret || !o.sc)
 		return ret ? ret : 2;
 	if (!strcmp(argv[1], "run"))

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "params.h"
+#include "suggest.h"
 
 static const char *const backend_names[] = { "x86-ipi", "arm64-tlbi", NULL };
 static const char *const pattern_names[] = { "uniform", "hotcold", "pareto", NULL };
@@ -147,7 +148,14 @@ int params_set(struct params *p, const char *kv, char *err, size_t errlen)
 	name[eq - kv] = '\0';
 	id = param_lookup(name);
 	if (id < 0) {
-		snprintf(err, errlen, "unknown parameter '%s' (see 'tlbsim list')", name);
+		const char *names[NR_PARAMS];
+		char hint[96];
+		int i;
+
+		for (i = 0; i < NR_PARAMS; i++)
+			names[i] = param_defs[i].name;
+		snprintf(err, errlen, "unknown parameter '%s'%s (see 'tlbsim list')", name,
+			 suggest_hint(name, names, NR_PARAMS, hint, sizeof(hint)));
 		return -1;
 	}
 	d = &param_defs[id];
