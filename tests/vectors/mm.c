@@ -267,6 +267,7 @@ TV_CASE(test_mm_fast_forms_agree)
 		}
 	}
 	tlbp_mm_inc_flush_pending_fast(&b);
+	ck_assert(tlbp_mm_flush_pending_fast(&b) && !tlbp_mm_flush_nested(&b));
 	tlbp_mm_inc_flush_pending_fast(&b);
 	ck_assert(tlbp_mm_flush_pending_fast(&b) && tlbp_mm_flush_nested(&b));
 	ck_assert(tlbp_pte_accessible_fast(&b, TLBP_PTE_PROTNONE));
