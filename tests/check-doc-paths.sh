@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+# Every repository path that README.md or docs/*.md names, in backticks or
+# as a link target, exists: the docs cannot point at a file that moved.
+# A path is the repository's when it starts with one of its top-level
+# directories. Two names look like ours and are not: docs/api/ (make docs
+# writes it) and scripts/kernel-doc (the kernel tree's).
+set -eu
+: "${top_srcdir:=.}"
+cd "$top_srcdir"
+tmp=$(mktemp); trap 'rm -f "$tmp"' EXIT
+for doc in README.md docs/*.md; do
+	{ grep -o '`[^`]*`' "$doc" | tr -d '`'
+	  grep -o '](\([^)]*\))' "$doc" | sed 's/^](//; s/)$//'; } |
+	sed 's/[#:].*//; s/[.,;]$//' |
+	grep -E '^(\.\./)?(lib|include/tlbpolicy|tools|tests|scripts|docs|bench|examples|kernel|\.ci|LICENSES)(/|$)' |
+	grep -v -e '[[:space:]*<>$]' -e '^docs/api/' -e '^scripts/kernel-doc$' |
+	sort -u | sed "s|^|$doc |"
+done >"$tmp"
+status=0
+while read -r doc path; do
+	dir=$(dirname "$doc")
+	# Links resolve from the document's directory, backticked paths from the top.
+	[ -e "$path" ] || [ -e "$dir/$path" ] && continue
+	echo "FAIL: $doc names $path, which does not exist"; status=1
+done <"$tmp"
+[ $status -eq 0 ] && echo "ok: the $(wc -l <"$tmp") repository paths the docs name exist"
+exit $status
