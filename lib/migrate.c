@@ -7,17 +7,16 @@
 #include <tlbpolicy/fastpath.h>
 
 /*
- * folio_likely_mapped_shared() in 6.12 is a function of the mapcount for a
- * small folio (mapcount > 1), false for any folio mapped at most once, and
- * true for a large folio with more mappings than pages. Any other
- * combination describes no folio the kernel can hold.
+ * folio_likely_mapped_shared() in 6.12 is false for any folio mapped at
+ * most once and true for a folio with more mappings than pages, which for
+ * a small folio is every mapcount above 1. Any other combination describes
+ * no folio the kernel can hold; in between, for a large folio, the kernel
+ * guesses and either value is possible.
  */
 static bool shared_hint_consistent(const struct tlbp_migrate_folio *f)
 {
 	if (f->mapcount <= 1)
 		return !f->maybe_mapped_shared;
-	if (f->order == 0)
-		return f->maybe_mapped_shared;
 	if (f->order < 31 && (unsigned int)f->mapcount > 1U << f->order)
 		return f->maybe_mapped_shared;
 	return true;
