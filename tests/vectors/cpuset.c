@@ -129,6 +129,24 @@ TV_CASE(test_cpuset_or_merges_words)
 	ck_assert(tlbp_cpuset_test(&set, 8191));
 }
 
+TV_CASE(test_cpuset_or_equal_sizes_and_bounds)
+{
+	unsigned long sbuf[2] = { 0, ~0UL }; /* second word: a sentinel */
+	struct tlbp_cpuset src;
+
+	/* Equal sizes are fine; the source's words end where its CPUs do. */
+	setup_set(64);
+	ck_assert_int_eq(tlbp_cpuset_init(&src, sbuf, sizeof(sbuf[0]), 64), 0);
+	sbuf[1] = ~0UL;
+	tlbp_cpuset_set(&src, 3);
+	ck_assert_int_eq(tlbp_cpuset_or(&set, &src), 0);
+	ck_assert_uint_eq(tlbp_cpuset_weight(&set), 1);
+	setup_set(128);
+	ck_assert_int_eq(tlbp_cpuset_or(&set, &src), 0);
+	ck_assert_uint_eq(tlbp_cpuset_weight(&set), 1);
+	ck_assert(!tlbp_cpuset_test(&set, 64));
+}
+
 TV_CASE(test_cpuset_or_larger_source)
 {
 	unsigned long sbuf[MAXW];
@@ -247,6 +265,7 @@ const struct tv_case tv_cpuset_cases[] = {
 	TV_ENTRY(test_cpuset_set_out_of_range, NULL),
 	TV_ENTRY(test_cpuset_null_queries, NULL),
 	TV_ENTRY(test_cpuset_or_merges_words, NULL),
+	TV_ENTRY(test_cpuset_or_equal_sizes_and_bounds, NULL),
 	TV_ENTRY(test_cpuset_or_larger_source, NULL),
 	TV_ENTRY(test_cpuset_copy_clears_rest, NULL),
 	TV_ENTRY(test_cpuset_next_walks_8192, NULL),
