@@ -173,15 +173,19 @@ static void *consumer(void *arg)
 {
 	unsigned int self = (unsigned int)(uintptr_t)arg;
 	unsigned int checked[NR_PRODUCERS] = { 0 }, before[NR_PRODUCERS], p, i;
-	unsigned int start, wraps_before = 0;
+	unsigned int start, wraps_now, wraps_before = 0;
 
 	while (!atomic_load(&stop)) {
+		/* Read before the snapshot: the next iteration checks entries
+		 * deferred after it, against wraps counted since. */
+		wraps_now = atomic_load(&wrapped_windows);
 		start = total_deferred();
 		for (p = 0; p < NR_PRODUCERS; p++)
 			before[p] = atomic_load(&logs[p].deferred);
 		atomic_fetch_add(&drain_seq[self], 1);
 		drain();
-		if (!naive && total_deferred() - start >= TLBP_MM_GEN_PENDING_LARGE)
+		/* A deferral's count lags its bump: allow each producer one. */
+		if (!naive && total_deferred() - start + NR_PRODUCERS >= TLBP_MM_GEN_PENDING_LARGE)
 			atomic_fetch_add(&wrapped_windows, 1);
 		atomic_fetch_add(&drain_seq[self], 1);
 		for (p = 0; p < NR_PRODUCERS; p++) {
@@ -199,8 +203,7 @@ static void *consumer(void *arg)
 			}
 			checked[p] = before[p];
 		}
-		/* Entries unchecked from here on were deferred after this. */
-		wraps_before = atomic_load(&wrapped_windows);
+		wraps_before = wraps_now;
 	}
 	return NULL;
 }
