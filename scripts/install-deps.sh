@@ -15,6 +15,9 @@ if [ "${1:-}" = "--ci" ]; then
 	pkgs="$pkgs cppcheck clang-tidy clang-tools-14 libclang-rt-14-dev libfuzzer-14-dev"
 	# KUnit under UML: kernel source and what building it needs.
 	pkgs="$pkgs linux-source-6.1 flex bison bc libelf-dev python3"
+	# The kernel testbed (make testbed-gate): Debian's 6.12 source, built
+	# with the tools above, booted under qemu with a busybox initramfs.
+	pkgs="$pkgs linux-source-6.12 gzip"
 fi
 missing=""
 for p in $pkgs; do
