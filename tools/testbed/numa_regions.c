@@ -19,7 +19,9 @@
  * mode=thp-split  2 MiB THPs with their second half discarded: partially
  *                 mapped, so NUMA migration splits them first
  *
- * Usage: numa_regions [mode=M] [moving=N] [stable=N] [slice_mb=N]
+ * Usage (defaults: private, 4 moving x 32 MiB, 4 stable x 192 MiB, 3000 ms,
+ * 5 s warmup, 35 s window):
+ *        numa_regions [mode=M] [moving=N] [stable=N] [slice_mb=N]
  *        [stable_mb=N] [switch_ms=N] [warmup=S] [window=S]
  * Prints counter snapshots (tb_snapshot) around the measured window.
  */
@@ -132,7 +134,7 @@ static void *worker_main(void *arg)
 
 static int parse(struct params *p, int argc, char **argv)
 {
-	*p = (struct params){ MODE_PRIVATE, 4, 4, 16, 192, 3000, 5, 35 };
+	*p = (struct params){ MODE_PRIVATE, 4, 4, 32, 192, 3000, 5, 35 };
 	for (int i = 1; i < argc; i++) {
 		char *eq = strchr(argv[i], '=');
 		unsigned long v;
