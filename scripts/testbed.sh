@@ -137,6 +137,9 @@ for r in $(seq 1 "$runs"); do
 		scenario=${cell%%:*} policy=${cell#*:}
 		migrate=always hint=deferred split=batched
 		case $scenario in
+		numa-shared) migrate=$policy; workload=numa_regions
+			# Two processes fault and map the region: keep it smaller.
+			wargs="mode=shared,slice_mb=16,stable_mb=32,warmup=$warmup,window=$window" ;;
 		numa-*) migrate=$policy; workload=numa_regions
 			wargs="mode=${scenario#numa-},warmup=$warmup,window=$window" ;;
 		hint-private) hint=$policy; workload=numa_regions

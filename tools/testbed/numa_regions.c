@@ -100,12 +100,13 @@ static void *worker_main(void *arg)
 	tb_pin_to_node(w->nodes, node);
 	touch(w->p, w->base, w->len, 1);
 	if (w->p->mode == MODE_THP_SPLIT) {
-		/* Whole THPs were faulted in on this node; discarding the
+		/* Whole THPs were faulted in on this node; unmapping the
 		 * second half of each splits its PMD and leaves it partially
 		 * mapped, on the deferred split list: NUMA migration of such
-		 * a folio splits it first (migrate_pages_batch). */
+		 * a folio splits it first (migrate_pages_batch). munmap, not
+		 * MADV_DONTNEED: tinyconfig has no madvise(2). */
 		for (size_t off = THP_SIZE / 2; off < w->len; off += THP_SIZE)
-			madvise(w->base + off, THP_SIZE / 2, MADV_DONTNEED);
+			munmap(w->base + off, THP_SIZE / 2);
 	}
 	pthread_barrier_wait(&w->ctl->ready);
 	if (w->reader) {
@@ -178,7 +179,7 @@ static int parse(struct params *p, int argc, char **argv)
 
 static void set_thp(enum mode mode)
 {
-	const char *top = mode == MODE_THP_SPLIT ? "madvise" : "never";
+	const char *top = mode == MODE_THP_SPLIT ? "always" : "never";
 
 	tb_write_file("/sys/kernel/mm/transparent_hugepage/enabled", top);
 	tb_write_file("/sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled",
@@ -251,10 +252,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	region = (char *)(((uintptr_t)map + THP_SIZE - 1) & ~(THP_SIZE - 1));
-	if (p.mode == MODE_THP_SPLIT)
-		madvise(region, region_len, MADV_HUGEPAGE);
-	else if (p.mode == MODE_PRIVATE)
-		madvise(region, region_len, MADV_NOHUGEPAGE);
 
 	pthread_barrierattr_init(&ba);
 	pthread_barrierattr_setpshared(&ba, PTHREAD_PROCESS_SHARED);
