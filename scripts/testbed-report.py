@@ -10,13 +10,16 @@
 A run's status is "ok" or why it is not averaged in: boot-failed (no /init),
 timeout (the guest stalled or never powered off), kernel-warning (a WARN,
 BUG or oops in the console log), workload-failed, no-migration (a NUMA
-workload that migrated nothing in its window).
+workload that migrated fewer than MIN_MIGRATED pages in its window: a
+ratio over a handful of pages is noise, not a measurement).
 """
 import argparse
 import json
 import re
 import statistics
 import sys
+
+MIN_MIGRATED = 100
 
 WARN_RE = re.compile(r'(WARNING: CPU|------------\[ cut here \]|BUG: |kernel BUG at|'
                      r'Oops|general protection fault|Kernel panic|Call Trace:|'
@@ -129,7 +132,8 @@ def record(a):
             m.update(kv(markers['result']))
         if m.get('splits'):
             m['tlb_irqs_per_split'] = round(m.get('tlb_irqs', 0) / m['splits'], 3)
-        if status == 'ok' and a.workload == 'numa_regions' and not m['migrated_pages']:
+        if status == 'ok' and a.workload == 'numa_regions' and \
+                m['migrated_pages'] < MIN_MIGRATED:
             status = 'no-migration'
     rec['status'] = status
     print(json.dumps(rec, sort_keys=False))
@@ -165,6 +169,10 @@ def fmt(v):
 def cells(recs):
     out = {}
     for r in recs:
+        # Records written before MIN_MIGRATED existed only caught zero.
+        if r['status'] == 'ok' and r['params'].get('workload') == 'numa_regions' and \
+                r['metrics'].get('migrated_pages', 0) < MIN_MIGRATED:
+            r['status'] = 'no-migration'
         out.setdefault((r['scenario'], r['policy']), []).append(r)
     return out
 
