@@ -15,8 +15,9 @@ if [ "${1:-}" = "--ci" ]; then
 	# Static analysis, sanitizers and fuzzing.
 	pkgs="$pkgs cppcheck clang-tidy clang-tools-14 libclang-rt-14-dev libfuzzer-14-dev"
 	# Linux 6.12's source: KUnit under UML, its scripts/kernel-doc for the
-	# headers' comments, and what building it needs.
-	pkgs="$pkgs linux-source-6.12 flex bison bc libelf-dev python3"
+	# headers' comments, and the kernel testbed (make testbed-gate: built
+	# with the tools here, booted under qemu with a busybox initramfs).
+	pkgs="$pkgs linux-source-6.12 flex bison bc libelf-dev python3 gzip"
 fi
 missing=""
 for p in $pkgs; do

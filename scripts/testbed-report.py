@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+"""Turn testbed serial logs into JSON records, tables and the CI gate.
+
+  testbed-report.py record --log LOG --scenario S --policy P ...  > one JSON line
+  testbed-report.py brief < one JSON line                         > a summary
+  testbed-report.py table RECORDS.jsonl                           > medians table
+  testbed-report.py gate RECORDS.jsonl                            exit 1 on failure
+
+A run's status is "ok" or why it is not averaged in: boot-failed (no /init),
+timeout (the guest stalled or never powered off), kernel-warning (a WARN,
+BUG or oops in the console log), workload-failed, no-migration (a NUMA
+workload that migrated fewer than MIN_MIGRATED pages in its window: a
+ratio over a handful of pages is noise, not a measurement).
+"""
+import argparse
+import json
+import re
+import statistics
+import sys
+
+MIN_MIGRATED = 100
+
+WARN_RE = re.compile(r'(WARNING: CPU|------------\[ cut here \]|BUG: |kernel BUG at|'
+                     r'Oops|general protection fault|Kernel panic|Call Trace:|'
+                     r'page dumped because|UBSAN:|list_(add|del) corruption)')
+
+VMSTAT_KEYS = ('pgmigrate_success', 'pgmigrate_fail', 'numa_pages_migrated',
+               'numa_hint_faults', 'numa_hint_faults_local', 'numa_pte_updates',
+               'numa_huge_pte_updates', 'nr_tlb_remote_flush',
+               'nr_tlb_remote_flush_received', 'nr_tlb_local_flush_all',
+               'nr_tlb_local_flush_one', 'thp_split_page', 'thp_fault_alloc',
+               'thp_migration_success', 'thp_migration_split',
+               'thp_deferred_split_page', 'thp_split_pmd')
+
+
+def parse_log(text):
+    """Return (snaps, markers, dmesg): snaps[tag][file] = text."""
+    snaps, markers, cur, buf, dmesg, in_dmesg = {}, {}, None, [], [], False
+    for raw in text.replace('\r', '').split('\n'):
+        # The firmware's terminal resets can share a line with a marker.
+        line = raw[raw.index('@@'):] if '@@' in raw and not raw.startswith('@@') else raw
+        if cur is not None:
+            if line == '@@end':
+                snaps.setdefault(cur[0], {})[cur[1]] = '\n'.join(buf)
+                cur, buf = None, []
+            else:
+                buf.append(raw)
+            continue
+        if in_dmesg:
+            if line == '@@dmesg-end':
+                in_dmesg = False
+            else:
+                dmesg.append(raw)
+            continue
+        if line.startswith('@@snap '):
+            _, tag, name = line.split(' ', 2)
+            cur, buf = (tag, name), []
+        elif line == '@@dmesg':
+            in_dmesg = True
+        elif line.startswith('@@'):
+            key, _, rest = line[2:].partition(' ')
+            markers[key] = rest
+    return snaps, markers, dmesg
+
+
+def kv(text):
+    out = {}
+    for tok in text.split():
+        k, _, v = tok.partition('=')
+        try:
+            out[k] = float(v) if '.' in v else int(v)
+        except ValueError:
+            out[k] = v
+    return out
+
+
+def vmstat(text):
+    return {k: int(v) for k, v in (l.split() for l in text.splitlines() if len(l.split()) == 2)
+            if v.lstrip('-').isdigit()}
+
+
+def tlb_irqs(text):
+    for line in text.splitlines():
+        f = line.split()
+        if f and f[0] == 'TLB:':
+            return sum(int(x) for x in f[1:] if x.isdigit())
+    return None
+
+
+def record(a):
+    text = open(a.log, errors='replace').read()
+    snaps, markers, dmesg = parse_log(text)
+    rec = {'scenario': a.scenario, 'policy': a.policy,
+           'params': {'run': a.run, 'vcpus': a.vcpus, 'workload': a.workload,
+                      'args': a.args, 'migrate_policy': a.migrate,
+                      'hint_fault_policy': a.hint, 'split_policy': a.split,
+                      'kernel': a.kernel, 'host_seconds': a.host_seconds,
+                      'qemu_rc': a.qemu_rc, 'log': a.log},
+           'metrics': {}}
+    if 'params' in markers:
+        rec['params'].update({'workload_' + k: v for k, v in kv(markers['params']).items()})
+    warn = [l.strip() for l in text.splitlines() if WARN_RE.search(l)]
+    status = 'ok'
+    if 'boot' not in markers:
+        status = 'boot-failed'
+    elif 'begin' not in snaps or 'end' not in snaps or 'exit' not in markers:
+        status = 'timeout' if a.qemu_rc == 124 else 'workload-failed'
+    elif markers['exit'].strip() != '0' or 'error' in markers:
+        status = 'workload-failed'
+    if warn:
+        status = 'kernel-warning'
+        rec['params']['warnings'] = warn[:5]
+    if 'begin' in snaps and 'end' in snaps:
+        b, e = snaps['begin'], snaps['end']
+        m = rec['metrics']
+        vb, ve = vmstat(b.get('/proc/vmstat', '')), vmstat(e.get('/proc/vmstat', ''))
+        for k in VMSTAT_KEYS:
+            if k in ve:
+                m[k] = ve[k] - vb.get(k, 0)
+        cb = vmstat(b.get('/sys/kernel/debug/tlbpolicy/counters', ''))
+        ce = vmstat(e.get('/sys/kernel/debug/tlbpolicy/counters', ''))
+        for k in ce:
+            m[k] = ce[k] - cb.get(k, 0)
+        tb, te = tlb_irqs(b.get('/proc/interrupts', '')), tlb_irqs(e.get('/proc/interrupts', ''))
+        if tb is not None and te is not None:
+            m['tlb_irqs'] = te - tb
+        m['migrated_pages'] = m.get('pgmigrate_success', 0)
+        if m['migrated_pages']:
+            m['tlb_irqs_per_migrated_page'] = round(m.get('tlb_irqs', 0) / m['migrated_pages'], 5)
+        if 'result' in markers:
+            m.update(kv(markers['result']))
+        if m.get('splits'):
+            m['tlb_irqs_per_split'] = round(m.get('tlb_irqs', 0) / m['splits'], 3)
+        if status == 'ok' and a.workload == 'numa_regions' and \
+                m['migrated_pages'] < MIN_MIGRATED:
+            status = 'no-migration'
+    rec['status'] = status
+    print(json.dumps(rec, sort_keys=False))
+
+
+def brief(_a):
+    r = json.loads(sys.stdin.readline())
+    m = r['metrics']
+    keys = ('migrated_pages', 'tlb_irqs', 'tlb_irqs_per_migrated_page',
+            'scanner_pending_flushes', 'protnone_batched_unmaps', 'splits',
+            'split_ms_per_thp', 'tlb_irqs_per_split')
+    print('%s %ss: ' % (r['status'], r['params']['host_seconds']) +
+          ' '.join('%s=%s' % (k, m[k]) for k in keys if k in m))
+
+
+def load(path):
+    with open(path) as f:
+        return [json.loads(l) for l in f if l.strip()]
+
+
+COLUMNS = ('tlb_irqs_per_migrated_page', 'migrated_pages', 'tlb_irqs',
+           'scanner_pending_flushes', 'protnone_batched_unmaps',
+           'protnone_unbatched_unmaps', 'hint_mapped_before_migrate',
+           'split_ms_per_thp', 'tlb_irqs_per_split', 'splits')
+
+
+def fmt(v):
+    if isinstance(v, float) and v != int(v):
+        return '%.4g' % v
+    return '%d' % v
+
+
+def cells(recs):
+    out = {}
+    for r in recs:
+        # Records written before MIN_MIGRATED existed only caught zero.
+        if r['status'] == 'ok' and r['params'].get('workload') == 'numa_regions' and \
+                r['metrics'].get('migrated_pages', 0) < MIN_MIGRATED:
+            r['status'] = 'no-migration'
+        out.setdefault((r['scenario'], r['policy']), []).append(r)
+    return out
+
+
+def table(a):
+    recs = load(a.records)
+    print('| scenario | policy | ok/runs | ' + ' | '.join(COLUMNS) + ' |')
+    print('|' + '---|' * (3 + len(COLUMNS)))
+    for (s, p), rs in cells(recs).items():
+        ok = [r for r in rs if r['status'] == 'ok']
+        row = ['%s' % s, p, '%d/%d' % (len(ok), len(rs))]
+        for c in COLUMNS:
+            vals = [r['metrics'][c] for r in ok if c in r['metrics']]
+            row.append('%s [%s-%s]' % (fmt(statistics.median(vals)), fmt(min(vals)), fmt(max(vals)))
+                       if vals else '-')
+        print('| ' + ' | '.join(row) + ' |')
+    bad = [r for r in recs if r['status'] != 'ok']
+    for r in bad:
+        print('not averaged: %s %s run %s: %s' % (r['scenario'], r['policy'],
+                                                  r['params']['run'], r['status']))
+
+
+def gate(a):
+    recs = cells(load(a.records))
+    always = [r for r in recs.get(('numa-private', 'always'), []) if r['status'] == 'ok']
+    skip = [r for r in recs.get(('numa-private', 'skip-single'), []) if r['status'] == 'ok']
+    failures = []
+
+    def check(ok, what):
+        print('gate: %s: %s' % ('PASS' if ok else 'FAIL', what))
+        if not ok:
+            failures.append(what)
+
+    check(len(always) >= 2 and len(skip) >= 2,
+          'at least 2 good runs per policy (always %d, skip-single %d)' % (len(always), len(skip)))
+    if always and skip:
+        ma = statistics.median(r['metrics'].get('tlb_irqs_per_migrated_page', 0) for r in always)
+        ms = statistics.median(r['metrics'].get('tlb_irqs_per_migrated_page', 0) for r in skip)
+        check(ms <= ma / 10, 'skip-single median TLB irqs/migrated page %.5f <= always %.5f / 10'
+              % (ms, ma))
+        for r in skip:
+            m = r['metrics']
+            check(m.get('scanner_pending_flushes', -1) == 0 and
+                  m.get('protnone_batched_unmaps', -1) == 0 and
+                  m.get('migrated_pages', 0) >= 10000,
+                  'skip-single run %s: scanner flushes %s, batched PROT_NONE unmaps %s, '
+                  'migrated %s (want 0, 0, >= 10000)' % (
+                      r['params']['run'], m.get('scanner_pending_flushes'),
+                      m.get('protnone_batched_unmaps'), m.get('migrated_pages')))
+        ignited = statistics.median(r['metrics'].get('scanner_pending_flushes', 0) for r in always)
+        check(ignited > 0, 'always control ignited: median scanner flushes %s > 0' % ignited)
+    sys.exit(1 if failures else 0)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest='cmd', required=True)
+    r = sub.add_parser('record')
+    for opt in ('log', 'scenario', 'policy', 'migrate', 'hint', 'split', 'workload',
+                'args', 'kernel'):
+        r.add_argument('--' + opt, required=True)
+    for opt in ('run', 'qemu-rc', 'host-seconds', 'vcpus'):
+        r.add_argument('--' + opt, type=int, required=True)
+    sub.add_parser('brief')
+    t = sub.add_parser('table')
+    t.add_argument('records')
+    g = sub.add_parser('gate')
+    g.add_argument('records')
+    a = ap.parse_args()
+    {'record': record, 'brief': brief, 'table': table, 'gate': gate}[a.cmd](a)
+
+
+if __name__ == '__main__':
+    main()

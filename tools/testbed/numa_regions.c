@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The two-region NUMA workload: one VMA laid out as
+ *
+ *   [slice of moving thread 0] ... [slice of moving thread M-1] [stable region]
+ *
+ * Moving threads switch node every switch_ms, so NUMA balancing migrates
+ * their slices; stable threads stay on their node and only take hint
+ * faults. The scanner walks in address order, so the slices are marked
+ * first and migrate while the same pass is still marking the stable
+ * region: migration unmaps and scanner page-table walks overlap, which is
+ * what makes a batched migration flush visible to the scanner.
+ * Every thread writes one byte per 4 KiB page of its own part in a loop.
+ *
+ * mode=private    order-0 anonymous memory (THP off)
+ * mode=mthp64     64 KiB mTHP anonymous memory
+ * mode=shared     MAP_SHARED anonymous memory; a second process maps all
+ *                 of it and runs half of the threads
+ * mode=thp-split  2 MiB THPs with their second half discarded: partially
+ *                 mapped, so NUMA migration splits them first
+ *
+ * Usage (defaults: private, 4 moving x 32 MiB, 4 stable x 192 MiB, 3000 ms,
+ * 5 s warmup, 35 s window):
+ *        numa_regions [mode=M] [moving=N] [stable=N] [slice_mb=N]
+ *        [stable_mb=N] [switch_ms=N] [warmup=S] [window=S]
+ * Prints counter snapshots (tb_snapshot) around the measured window.
+ */
+#include "tb_common.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define THP_SIZE (2UL << 20)
+#define MAX_THREADS 64
+
+enum mode { MODE_PRIVATE, MODE_MTHP64, MODE_SHARED, MODE_THP_SPLIT };
+
+static const char *const mode_names[] = {
+	[MODE_PRIVATE] = "private",
+	[MODE_MTHP64] = "mthp64",
+	[MODE_SHARED] = "shared",
+	[MODE_THP_SPLIT] = "thp-split",
+};
+
+struct params {
+	enum mode mode;
+	unsigned int moving, stable;
+	unsigned long slice_mb, stable_mb;
+	unsigned int switch_ms, warmup, window;
+};
+
+/* Lives in a MAP_SHARED page so that both processes of mode=shared see it. */
+struct control {
+	pthread_barrier_t ready;
+	volatile int stop;
+	unsigned long passes[MAX_THREADS];
+	unsigned long switches[MAX_THREADS];
+};
+
+struct worker {
+	const struct params *p;
+	const struct tb_nodes *nodes;
+	struct control *ctl;
+	char *base, *region;
+	size_t len, region_len;
+	unsigned int id;
+	bool moving, reader;
+};
+
+static size_t stride_len(const struct params *p, size_t off)
+{
+	/* thp-split: only the first half of each 2 MiB is still mapped. */
+	if (p->mode == MODE_THP_SPLIT && (off % THP_SIZE) >= THP_SIZE / 2)
+		return 0;
+	return 1;
+}
+
+/*
+ * A store, not base[off]++: a read first would map the shared zero page
+ * and the write would then copy it, with a TLB flush per page.
+ */
+static void touch(const struct params *p, char *base, size_t len, char val)
+{
+	for (size_t off = 0; off < len; off += TB_PAGE_SIZE)
+		if (stride_len(p, off))
+			((volatile char *)base)[off] = val;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	int node = w->id % 2;
+	double next = 0;
+
+	tb_pin_to_node(w->nodes, node);
+	touch(w->p, w->base, w->len, 1);
+	if (w->p->mode == MODE_THP_SPLIT) {
+		/* Whole THPs were faulted in on this node; unmapping the
+		 * second half of each splits its PMD and leaves it partially
+		 * mapped, on the deferred split list: NUMA migration of such
+		 * a folio splits it first (migrate_pages_batch). munmap, not
+		 * MADV_DONTNEED: tinyconfig has no madvise(2). */
+		for (size_t off = THP_SIZE / 2; off < w->len; off += THP_SIZE)
+			munmap(w->base + off, THP_SIZE / 2);
+	}
+	pthread_barrier_wait(&w->ctl->ready);
+	if (w->reader) {
+		/* Map every page in this process too: mapcount 2 everywhere. */
+		volatile char sink = 0;
+
+		for (size_t off = 0; off < w->region_len; off += TB_PAGE_SIZE)
+			if (stride_len(w->p, off))
+				sink += w->region[off];
+		(void)sink;
+	}
+	pthread_barrier_wait(&w->ctl->ready);
+	next = tb_now() + w->p->switch_ms / 1000.0;
+	while (!w->ctl->stop) {
+		touch(w->p, w->base, w->len, (char)w->ctl->passes[w->id]);
+		w->ctl->passes[w->id]++;
+		if (w->moving && tb_now() >= next) {
+			node ^= 1;
+			tb_pin_to_node(w->nodes, node);
+			w->ctl->switches[w->id]++;
+			next = tb_now() + w->p->switch_ms / 1000.0;
+		}
+	}
+	return NULL;
+}
+
+static int parse(struct params *p, int argc, char **argv)
+{
+	*p = (struct params){ MODE_PRIVATE, 4, 4, 32, 192, 3000, 5, 35 };
+	for (int i = 1; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+		unsigned long v;
+
+		if (!eq)
+			return -1;
+		*eq++ = '\0';
+		if (!strcmp(argv[i], "mode")) {
+			unsigned int m;
+
+			for (m = 0; m < sizeof(mode_names) / sizeof(mode_names[0]); m++)
+				if (!strcmp(eq, mode_names[m]))
+					break;
+			if (m == sizeof(mode_names) / sizeof(mode_names[0]))
+				return -1;
+			p->mode = m;
+			continue;
+		}
+		v = strtoul(eq, NULL, 10);
+		if (!strcmp(argv[i], "moving"))
+			p->moving = v;
+		else if (!strcmp(argv[i], "stable"))
+			p->stable = v;
+		else if (!strcmp(argv[i], "slice_mb"))
+			p->slice_mb = v;
+		else if (!strcmp(argv[i], "stable_mb"))
+			p->stable_mb = v;
+		else if (!strcmp(argv[i], "switch_ms"))
+			p->switch_ms = v;
+		else if (!strcmp(argv[i], "warmup"))
+			p->warmup = v;
+		else if (!strcmp(argv[i], "window"))
+			p->window = v;
+		else
+			return -1;
+	}
+	if (p->moving + p->stable == 0 || p->moving + p->stable > MAX_THREADS)
+		return -1;
+	return 0;
+}
+
+static void set_thp(enum mode mode)
+{
+	const char *top = mode == MODE_THP_SPLIT ? "always" : "never";
+
+	tb_write_file("/sys/kernel/mm/transparent_hugepage/enabled", top);
+	tb_write_file("/sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled",
+		      mode == MODE_MTHP64 ? "always" : "never");
+	tb_write_file("/sys/kernel/mm/transparent_hugepage/hugepages-2048kB/enabled",
+		      "inherit");
+}
+
+/* Run this process's share of the threads until ctl->stop. */
+static void run_threads(const struct params *p, const struct tb_nodes *nodes,
+			struct control *ctl, char *region, size_t region_len,
+			unsigned int first, unsigned int last, pthread_t *tids,
+			struct worker *ws)
+{
+	size_t slice = p->slice_mb << 20, stab = p->stable_mb << 20;
+
+	for (unsigned int i = first; i < last; i++) {
+		struct worker *w = &ws[i];
+
+		w->p = p;
+		w->nodes = nodes;
+		w->ctl = ctl;
+		w->id = i;
+		w->region = region;
+		w->region_len = region_len;
+		w->moving = i < p->moving;
+		w->reader = p->mode == MODE_SHARED && i == first;
+		w->base = w->moving ? region + i * slice :
+			  region + p->moving * slice + (i - p->moving) * stab;
+		w->len = w->moving ? slice : stab;
+		pthread_create(&tids[i], NULL, worker_main, w);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct params p;
+	struct tb_nodes nodes;
+	struct control *ctl;
+	pthread_barrierattr_t ba;
+	pthread_t tids[MAX_THREADS];
+	struct worker ws[MAX_THREADS];
+	unsigned int nr = 0, half;
+	size_t region_len, map_len;
+	char *map, *region;
+	pid_t child = -1;
+	int flags;
+
+	if (parse(&p, argc, argv)) {
+		fprintf(stderr, "usage: numa_regions [mode=private|mthp64|shared|thp-split] "
+			"[moving=N] [stable=N] [slice_mb=N] [stable_mb=N] "
+			"[switch_ms=N] [warmup=S] [window=S]\n");
+		return 2;
+	}
+	if (tb_nodes_read(&nodes)) {
+		fprintf(stderr, "numa_regions: need 2 NUMA nodes\n");
+		return 1;
+	}
+	set_thp(p.mode);
+
+	region_len = (p.moving * p.slice_mb + p.stable * p.stable_mb) << 20;
+	map_len = region_len + THP_SIZE;
+	flags = p.mode == MODE_SHARED ? MAP_SHARED | MAP_ANONYMOUS :
+					MAP_PRIVATE | MAP_ANONYMOUS;
+	map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, flags, -1, 0);
+	ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED || ctl == MAP_FAILED) {
+		perror("numa_regions: mmap");
+		return 1;
+	}
+	region = (char *)(((uintptr_t)map + THP_SIZE - 1) & ~(THP_SIZE - 1));
+
+	pthread_barrierattr_init(&ba);
+	pthread_barrierattr_setpshared(&ba, PTHREAD_PROCESS_SHARED);
+	/* Every worker, and the main thread that measures. */
+	pthread_barrier_init(&ctl->ready, &ba, p.moving + p.stable + 1);
+
+	printf("@@params mode=%s moving=%u stable=%u slice_mb=%lu stable_mb=%lu "
+	       "switch_ms=%u warmup=%u window=%u\n", mode_names[p.mode],
+	       p.moving, p.stable, p.slice_mb, p.stable_mb, p.switch_ms,
+	       p.warmup, p.window);
+	fflush(stdout);
+
+	half = p.mode == MODE_SHARED ? (p.moving + p.stable) / 2 : p.moving + p.stable;
+	if (p.mode == MODE_SHARED) {
+		child = fork();
+		if (child == 0) {
+			run_threads(&p, &nodes, ctl, region, region_len, half,
+				    p.moving + p.stable, tids, ws);
+			for (unsigned int i = half; i < p.moving + p.stable; i++)
+				pthread_join(tids[i], NULL);
+			_exit(0);
+		}
+	}
+	run_threads(&p, &nodes, ctl, region, region_len, 0, half, tids, ws);
+	nr = half;
+
+	/* Faulted in (and, for shared, mapped twice): start the clock. */
+	pthread_barrier_wait(&ctl->ready);
+	pthread_barrier_wait(&ctl->ready);
+	tb_sleep_ms(p.warmup * 1000);
+	tb_snapshot("begin");
+	tb_sleep_ms(p.window * 1000);
+	tb_snapshot("end");
+	ctl->stop = 1;
+	for (unsigned int i = 0; i < nr; i++)
+		pthread_join(tids[i], NULL);
+	if (child > 0)
+		waitpid(child, NULL, 0);
+
+	{
+		unsigned long passes = 0, switches = 0;
+
+		for (unsigned int i = 0; i < p.moving + p.stable; i++) {
+			passes += ctl->passes[i];
+			switches += ctl->switches[i];
+		}
+		printf("@@result passes=%lu switches=%lu\n", passes, switches);
+	}
+	return 0;
+}
