@@ -31,6 +31,10 @@ struct bench_case {
 	bool per_cpu_count; /* cost depends on the CPU count */
 };
 
+/* Flush ops that do nothing: only the library's own cost is measured. */
+int null_flush(void *ctx, const struct tlbp_flush_req *req);
+int null_flush_mm(void *ctx, struct tlbp_mm *mm);
+
 extern const struct bench_case vs_kernel_cases[];
 extern const unsigned int vs_kernel_nr_cases;
 void vs_kernel_rig_init(struct rig *r, unsigned int nr_cpus);

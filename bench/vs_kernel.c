@@ -28,22 +28,8 @@ static int x86_add_pending(void *ctx, struct tlbp_mm *mm, uint64_t start,
 	return 0;
 }
 
-static int x86_flush(void *ctx, const struct tlbp_flush_req *req)
-{
-	(void)ctx;
-	(void)req;
-	return 0;
-}
-
-static int x86_flush_mm(void *ctx, struct tlbp_mm *mm)
-{
-	(void)ctx;
-	(void)mm;
-	return 0;
-}
-
 static const struct tlbp_flush_ops x86_ops = {
-	.flush = x86_flush, .flush_mm = x86_flush_mm,
+	.flush = null_flush, .flush_mm = null_flush_mm,
 	.add_pending = x86_add_pending,
 };
 
