@@ -18,10 +18,13 @@ echo "static-analysis: cppcheck findings: $n"
 [ "$n" -eq 0 ] || status=1
 
 jansson=$(pkg-config --cflags jansson 2>/dev/null)
+# What configure would define for tlbsim's --version.
+version=$(sed -n 's/^AC_INIT(\[tlbpolicy\], \[\([^]]*\)\].*/\1/p' "$src/configure.ac")
 : >"$work/tidy.log"
 for f in "$src"/lib/*.c "$src"/tools/tlbsim/*.c; do
 	clang-tidy --quiet "$f" -- -std=gnu11 -I"$src/include" \
-		-I"$src/tools/tlbsim" $jansson >>"$work/tidy.log" 2>&1
+		-I"$src/tools/tlbsim" -DPACKAGE_VERSION="\"$version\"" $jansson \
+		>>"$work/tidy.log" 2>&1
 done
 n=$(grep -c -E '(warning|error): ' "$work/tidy.log")
 grep -E '(warning|error): ' "$work/tidy.log"
