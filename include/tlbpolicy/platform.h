@@ -135,27 +135,54 @@ typedef struct {
  * plain read and increment are relaxed in the kernel; seq_cst here costs a
  * little on weakly ordered CPUs and never weakens a guarantee.
  */
+/**
+ * tlbp_atomic_read() - Read an atomic value.
+ * @v: the atomic; must not be NULL.
+ *
+ * Return: the value; never fails.
+ */
 static inline int tlbp_atomic_read(const tlbp_atomic_t *v)
 {
 	return __atomic_load_n(&v->counter, __ATOMIC_SEQ_CST);
 }
 
+/**
+ * tlbp_atomic_set() - Store into an atomic value.
+ * @v: the atomic; must not be NULL.
+ * @i: the new value.
+ */
 static inline void tlbp_atomic_set(tlbp_atomic_t *v, int i)
 {
 	__atomic_store_n(&v->counter, i, __ATOMIC_SEQ_CST);
 }
 
+/**
+ * tlbp_atomic_inc() - Add one to an atomic value.
+ * @v: the atomic; must not be NULL. Wraps as the kernel's atomic_inc() does.
+ */
 static inline void tlbp_atomic_inc(tlbp_atomic_t *v)
 {
 	__atomic_fetch_add(&v->counter, 1, __ATOMIC_SEQ_CST);
 }
 
+/**
+ * tlbp_atomic_dec() - Subtract one from an atomic value.
+ * @v: the atomic; must not be NULL.
+ */
 static inline void tlbp_atomic_dec(tlbp_atomic_t *v)
 {
 	__atomic_fetch_sub(&v->counter, 1, __ATOMIC_SEQ_CST);
 }
 
-/* Returns the value found, as the kernel's atomic_cmpxchg() does. */
+/**
+ * tlbp_atomic_cmpxchg() - Compare and exchange an atomic value.
+ * @v: the atomic; must not be NULL.
+ * @old: the value @v must hold for the store to happen.
+ * @new_val: the value stored when @v holds @old.
+ *
+ * Return: the value found in @v, as the kernel's atomic_cmpxchg() returns;
+ * the exchange happened iff it equals @old.
+ */
 static inline int tlbp_atomic_cmpxchg(tlbp_atomic_t *v, int old, int new_val)
 {
 	__atomic_compare_exchange_n(&v->counter, &old, new_val, false,
@@ -163,10 +190,15 @@ static inline int tlbp_atomic_cmpxchg(tlbp_atomic_t *v, int old, int new_val)
 	return old;
 }
 
-/*
+/**
+ * tlbp_popcount_long() - Count the set bits of a word.
+ * @w: the word.
+ *
  * Open-coded rather than __builtin_popcountl(), which becomes a libgcc call
  * (__popcountdi2) on CPUs without POPCNT: a freestanding object must not
  * need any runtime library.
+ *
+ * Return: the number of set bits in @w; never fails.
  */
 static inline unsigned int tlbp_popcount_long(unsigned long w)
 {
