@@ -68,7 +68,7 @@ static int cmd_list(void)
 
 	printf("scenarios and policies:\n");
 	for (i = 0; i < nr_scenarios; i++) {
-		const struct scenario *sc = &scenarios[i];
+		const struct scenario *sc = scenarios[i];
 
 		printf("  %-16s %s\n", sc->name, sc->help);
 		for (k = 0; k < sc->nr_policies; k++)
@@ -151,7 +151,7 @@ static int parse_options(int argc, char **argv, struct options *o, const char *c
 		unsigned int k;
 
 		for (k = 0; k < nr_scenarios && k < 16; k++)
-			names[k] = scenarios[k].name;
+			names[k] = scenarios[k]->name;
 		return fail("unknown scenario '%s'%s (see 'tlbsim list')", argv[2],
 			    suggest_hint(argv[2], names, 16, hint, sizeof(hint)));
 	}

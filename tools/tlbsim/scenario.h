@@ -29,7 +29,9 @@ struct scenario {
 	int (*setup)(struct sim *s, const struct policy_def *pol);
 };
 
-extern const struct scenario scenarios[];
+extern const struct scenario scenario_numa_balancing, scenario_numa_hint_fault,
+	scenario_thp_split, scenario_hugetlb_demote;
+extern const struct scenario *const scenarios[];
 extern const unsigned int nr_scenarios;
 
 const struct scenario *scenario_find(const char *name);
