@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report.h"
+#include "scenario.h"
 
 int records_add(struct records *rs, const struct run_record *r)
 {
@@ -27,25 +28,39 @@ void records_free(struct records *rs)
 	memset(rs, 0, sizeof(*rs));
 }
 
-/* Integers print as integers; everything else with 4 significant digits. */
+/* Integers print as integers; everything else with 4 significant digits;
+ * an undefined ratio as "-". */
 static void fmt_value(char *buf, size_t len, double v)
 {
-	if (v == floor(v) && fabs(v) < 1e15)
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (v == floor(v) && fabs(v) < 1e15)
 		snprintf(buf, len, "%.0f", v);
 	else
 		snprintf(buf, len, "%.4g", v);
 }
 
+void report_machine(FILE *out, const struct scenario *sc, const struct params *eff)
+{
+	char line[256];
+
+	sc->describe(eff, line, sizeof(line));
+	fprintf(out, "machine: %s%s", line, eff->v[P_SCALE] < 1 ? "" : "\n");
+	if (eff->v[P_SCALE] < 1)
+		fprintf(out, " (scale %g)\n", eff->v[P_SCALE]);
+}
+
 void report_run(FILE *out, const struct run_record *r)
 {
+	const enum metric_id *m;
 	char buf[64];
-	int i;
 
-	fprintf(out, "scenario %s, policy %s, seed %llu\n", r->scenario, r->policy,
+	fprintf(out, "scenario %s, policy %s, seed %llu\n", r->sc->name, r->policy,
 		(unsigned long long)r->seed);
-	for (i = 0; i < NR_METRICS; i++) {
-		fmt_value(buf, sizeof(buf), r->metrics.v[i]);
-		fprintf(out, "  %-40s %16s\n", metric_names[i], buf);
+	report_machine(out, r->sc, &r->params);
+	for (m = r->sc->metrics; *m != NR_METRICS; m++) {
+		fmt_value(buf, sizeof(buf), r->metrics.v[*m]);
+		fprintf(out, "  %-40s %16s %s\n", metric_defs[*m].name, buf, metric_defs[*m].unit);
 	}
 }
 
@@ -91,7 +106,9 @@ void report_compare(FILE *out, const struct records *rs, const char *const *poli
 	for (m = 0; m < NR_METRICS; m++) {
 		double base = 0, lo, hi;
 
-		fprintf(out, "%-40s", metric_names[m]);
+		if (!scenario_reports(rs->r[0].sc, (enum metric_id)m))
+			continue;
+		fprintf(out, "%-40s", metric_defs[m].name);
 		for (p = 0; p < nr_policies; p++) {
 			char mean_s[32], a[32], b[32], cell[160];
 			double mean;
@@ -124,14 +141,17 @@ void report_compare(FILE *out, const struct records *rs, const char *const *poli
 static json_t *record_json(const struct run_record *r)
 {
 	json_t *obj = json_object(), *params = json_object(), *metrics = json_object();
+	const enum metric_id *m;
 	char buf[64];
 	int i;
 
-	json_object_set_new(obj, "scenario", json_string(r->scenario));
+	json_object_set_new(obj, "scenario", json_string(r->sc->name));
 	json_object_set_new(obj, "policy", json_string(r->policy));
 	json_object_set_new(obj, "seed", json_integer((json_int_t)r->seed));
 	json_object_set_new(obj, "pair", json_integer(r->pair));
 	for (i = 0; i < NR_PARAMS; i++) {
+		if (!scenario_reads(r->sc, (enum param_id)i))
+			continue;
 		if (param_defs[i].choices) {
 			param_format((enum param_id)i, r->params.v[i], buf, sizeof(buf));
 			json_object_set_new(params, param_defs[i].name, json_string(buf));
@@ -139,8 +159,10 @@ static json_t *record_json(const struct run_record *r)
 			json_object_set_new(params, param_defs[i].name, json_real(r->params.v[i]));
 		}
 	}
-	for (i = 0; i < NR_METRICS; i++)
-		json_object_set_new(metrics, metric_names[i], json_real(r->metrics.v[i]));
+	for (m = r->sc->metrics; *m != NR_METRICS; m++)
+		json_object_set_new(metrics, metric_defs[*m].name,
+				    isnan(r->metrics.v[*m]) ? json_null() :
+				    json_real(r->metrics.v[*m]));
 	json_object_set_new(obj, "params", params);
 	json_object_set_new(obj, "metrics", metrics);
 	return obj;
@@ -166,6 +188,7 @@ int report_json(const char *path, const struct records *rs, char *err, size_t er
 int report_csv(const char *path, const struct records *rs, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "w");
+	const enum metric_id *m;
 	char buf[64];
 	size_t k;
 	int i;
@@ -175,23 +198,31 @@ int report_csv(const char *path, const struct records *rs, char *err, size_t err
 		return -1;
 	}
 	fprintf(f, "scenario,policy,seed,pair");
-	for (i = 0; i < NR_PARAMS; i++)
-		fprintf(f, ",%s", param_defs[i].name);
-	for (i = 0; i < NR_METRICS; i++)
-		fprintf(f, ",%s", metric_names[i]);
+	/* One scenario per file: its parameters and metrics are the columns. */
+	for (i = 0; rs->len && i < NR_PARAMS; i++)
+		if (scenario_reads(rs->r[0].sc, (enum param_id)i))
+			fprintf(f, ",%s", param_defs[i].name);
+	for (m = rs->len ? rs->r[0].sc->metrics : NULL; m && *m != NR_METRICS; m++)
+		fprintf(f, ",%s", metric_defs[*m].name);
 	fprintf(f, "\n");
 	for (k = 0; k < rs->len; k++) {
 		const struct run_record *r = &rs->r[k];
 
 		/* Names are fixed identifiers without commas or quotes. */
-		fprintf(f, "%s,%s,%llu,%u", r->scenario, r->policy,
+		fprintf(f, "%s,%s,%llu,%u", r->sc->name, r->policy,
 			(unsigned long long)r->seed, r->pair);
 		for (i = 0; i < NR_PARAMS; i++) {
+			if (!scenario_reads(r->sc, (enum param_id)i))
+				continue;
 			param_format((enum param_id)i, r->params.v[i], buf, sizeof(buf));
 			fprintf(f, ",%s", buf);
 		}
-		for (i = 0; i < NR_METRICS; i++)
-			fprintf(f, ",%.10g", r->metrics.v[i]);
+		/* An undefined ratio is an empty field. */
+		for (m = r->sc->metrics; *m != NR_METRICS; m++)
+			if (isnan(r->metrics.v[*m]))
+				fprintf(f, ",");
+			else
+				fprintf(f, ",%.10g", r->metrics.v[*m]);
 		fprintf(f, "\n");
 	}
 	if (fclose(f)) {

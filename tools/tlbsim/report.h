@@ -8,12 +8,14 @@
 #include "metrics.h"
 #include "params.h"
 
+struct scenario;
+
 struct run_record {
-	const char *scenario;
+	const struct scenario *sc;
 	const char *policy;
 	uint64_t seed;
 	unsigned int pair;
-	struct params params;  /* as used, after scenario defaults */
+	struct params params;  /* effective: scenario defaults, scaled, clamped */
 	struct metrics metrics;
 };
 
@@ -25,6 +27,9 @@ struct records {
 int records_add(struct records *rs, const struct run_record *r);
 void records_free(struct records *rs);
 
+/* "machine: ...", the effective machine of @params in one line. */
+void report_machine(FILE *out, const struct scenario *sc, const struct params *eff);
+/* One run's metrics, with their units. */
 void report_run(FILE *out, const struct run_record *r);
 /* Metric rows, one column per policy: mean, and [min..max] over pairs. */
 void report_compare(FILE *out, const struct records *rs, const char *const *policies,

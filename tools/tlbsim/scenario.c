@@ -5,7 +5,6 @@
  * from the parameters and picks the library policy under test; the kernel
  * paths and the library do the rest.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +49,52 @@ void scenario_params(const struct scenario *sc, const struct params *user,
 	*out = *user;
 	if (sc->defaults)
 		sc->defaults(out);
+	sc->resolve(out);
+}
+
+void scenario_defaults(const struct scenario *sc, struct params *out)
+{
+	params_defaults(out);
+	if (sc->defaults)
+		sc->defaults(out);
+}
+
+bool scenario_reads(const struct scenario *sc, enum param_id id)
+{
+	unsigned int i;
+
+	for (i = 0; sc->params[i] != NR_PARAMS; i++)
+		if (sc->params[i] == id)
+			return true;
+	return false;
+}
+
+int scenario_check_reads(const struct scenario *sc, const char *kv, char *err,
+			 size_t errlen)
+{
+	size_t len = strcspn(kv, "="), n;
+	char name[64];
+	int id, i;
+
+	snprintf(name, sizeof(name), "%.*s", (int)len, kv);
+	id = param_lookup(name);
+	if (id < 0 || scenario_reads(sc, (enum param_id)id))
+		return 0;
+	n = (size_t)snprintf(err, errlen, "%s does not read %s; it reads:", sc->name, name);
+	for (i = 0; sc->params[i] != NR_PARAMS && n < errlen; i++)
+		n += (size_t)snprintf(err + n, errlen - n, "%s %s", i ? "," : "",
+				      param_defs[sc->params[i]].name);
+	return -1;
+}
+
+bool scenario_reports(const struct scenario *sc, enum metric_id id)
+{
+	unsigned int i;
+
+	for (i = 0; sc->metrics[i] != NR_METRICS; i++)
+		if (sc->metrics[i] == id)
+			return true;
+	return false;
 }
 
 static double now_s(void)

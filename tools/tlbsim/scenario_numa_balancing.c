@@ -28,5 +28,11 @@ const struct scenario scenario_numa_balancing = {
 	.nr_policies = ARRAY_SIZE(numa_balancing_policies),
 	.default_policy = "always",
 	.has_baseline = true,
+	.params = scenario_numa_params,
+	.metrics = scenario_numa_metrics,
+	.activity = M_MIGRATED_PAGES,
+	.resolve = scenario_numa_resolve,
+	.describe = scenario_numa_describe,
+	.check = scenario_numa_check,
 	.setup = setup_numa_balancing,
 };

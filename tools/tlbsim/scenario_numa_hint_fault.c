@@ -42,5 +42,11 @@ const struct scenario scenario_numa_hint_fault = {
 	.default_policy = "deferred-map",
 	.has_baseline = true,
 	.defaults = defaults_numa_hint_fault,
+	.params = scenario_numa_params,
+	.metrics = scenario_numa_metrics,
+	.activity = M_MIGRATED_PAGES,
+	.resolve = scenario_numa_resolve,
+	.describe = scenario_numa_describe,
+	.check = scenario_numa_check,
 	.setup = setup_numa_hint_fault,
 };

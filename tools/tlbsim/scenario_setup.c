@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /* The set-up the scenarios share; see scenario_setup.h. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "scenario_setup.h"
 
@@ -112,25 +113,16 @@ static void unmap_partial(struct sim *s)
 int scenario_setup_numa(struct sim *s, const struct policy_def *pol)
 {
 	const struct params *p = &s->p;
-	double scale = p->v[P_SCALE];
-	unsigned int cpus = scenario_scaled(p->v[P_CPUS], scale, 2);
-	unsigned int nodes = (unsigned int)p->v[P_SOCKETS];
-	/* One thread per CPU unless told otherwise, so a CPU-count sweep
-	 * keeps the machine busy. */
-	unsigned int threads = p->set[P_THREADS] ? scenario_scaled(p->v[P_THREADS], scale, 1) : cpus;
-	unsigned int mappers = (unsigned int)p->v[P_SHARED_MAPPERS];
-	unsigned int procs = mappers > 1 ? mappers : (unsigned int)p->v[P_PROCESSES];
-	uint64_t pages = (uint64_t)(p->v[P_WORKING_SET_GIB] * scale * (1 << 18));
-	unsigned int i;
+	unsigned int mappers = (unsigned int)p->v[P_SHARED_MAPPERS], i;
 
-	if (nodes > cpus)
-		nodes = cpus;
-	if (sim_machine_init(s, cpus, nodes) ||
-	    scenario_setup_common(s, threads, procs, mappers > 1, pages ? pages : 1))
+	if (sim_machine_init(s, (unsigned int)p->v[P_CPUS], (unsigned int)p->v[P_SOCKETS]) ||
+	    scenario_setup_common(s, (unsigned int)p->v[P_THREADS],
+				  (unsigned int)p->v[P_PROCESSES], mappers > 1,
+				  (uint64_t)(p->v[P_WORKING_SET_GIB] * (1 << 18))))
 		return -1;
 	place_pages(s);
 	unmap_partial(s);
-	s->end_ns = (uint64_t)(p->v[P_DURATION_S] * scale * 1e9);
+	s->end_ns = (uint64_t)(p->v[P_DURATION_S] * 1e9);
 	s->balancing = pol->balancing;
 	for (i = 0; i < s->nr_threads; i++)
 		sim_access_start(s, i);
@@ -139,3 +131,94 @@ int scenario_setup_numa(struct sim *s, const struct policy_def *pol)
 	return 0;
 }
 
+const enum param_id scenario_numa_params[] = {
+	P_CPUS, P_SOCKETS, P_THREADS, P_WORKING_SET_GIB, P_DURATION_S, P_FOLIO_ORDER,
+	P_SHARED_MAPPERS, P_SPLIT_PARTIAL_THP, P_PROCESSES, P_SCALE,
+	P_ACCESS_RATE_HZ, P_PRIVATE_FRACTION, P_WRITE_FRACTION, P_PATTERN,
+	P_HOT_FRACTION, P_HOT_WEIGHT, P_PARETO_ALPHA, P_MISPLACED_FRACTION,
+	P_MIGRATE_PROB, P_REMOTE_PENALTY, P_SCAN_DELAY_MS, P_SCAN_PERIOD_MIN_MS,
+	P_SCAN_PERIOD_MAX_MS, P_SCAN_SIZE_MB, P_FAULT_PROMPT_FRACTION,
+	P_FAULT_PROMPT_MS, P_MMAP_WRITER_HZ, P_MMAP_WRITE_HOLD_MS, P_CONVOY_SPIN_US,
+	P_PTE_UPDATE_NS, P_FAULT_NS, P_MIGRATE_COPY_NS, P_CPU_GHZ,
+	SCENARIO_FLUSH_COST_PARAMS, SCENARIO_BATCH_PARAMS, NR_PARAMS,
+};
+
+const enum metric_id scenario_numa_metrics[] = {
+	M_TLB_IRQS_PER_MIGRATED_PAGE, M_THROUGHPUT_LOSS_PCT, M_MIGRATED_PAGES,
+	M_TLB_IPIS_SENT, M_TLB_IRQS_RECEIVED, M_HINT_FAULTS, M_HINT_PTES_UPDATED,
+	M_KERNEL_CYCLES_PER_HINT_PTE, M_FULL_FLUSHES, M_RANGED_FLUSHES,
+	M_SCANNER_FLUSH_MM_CALLS, M_BATCHED_PENDING_DRAINS, M_SCAN_PASSES,
+	M_SCAN_PASS_MS_MEAN, M_SCAN_PERIOD_MS, M_SCAN_WALL_FRACTION,
+	M_MIGRATIONS_WITH_FLUSH_PENDING_FRACTION, M_FAULTS_DURING_PASS_FRACTION,
+	M_PROMPT_FAULTS, M_USEFUL_WORK_FRACTION, M_REMOTE_ACCESS_FRACTION,
+	M_CONVOY_LOST_FRACTION, M_SPLITS, SCENARIO_RUN_METRICS,
+};
+
+static unsigned int min_u(unsigned int a, unsigned int b)
+{
+	return a < b ? a : b;
+}
+
+void scenario_clamp_sockets(struct params *p)
+{
+	if (p->v[P_SOCKETS] > p->v[P_CPUS])
+		p->v[P_SOCKETS] = p->v[P_CPUS];
+}
+
+void scenario_numa_resolve(struct params *p)
+{
+	double scale = p->v[P_SCALE];
+	unsigned int cpus = scenario_scaled(p->v[P_CPUS], scale, 2);
+	/* One thread per CPU unless told otherwise, so a CPU-count sweep
+	 * keeps the machine busy. */
+	unsigned int threads = p->set[P_THREADS] ?
+			       min_u(scenario_scaled(p->v[P_THREADS], scale, 1), cpus) : cpus;
+	unsigned int mappers = (unsigned int)p->v[P_SHARED_MAPPERS];
+	/* MAP_SHARED by n processes, or private processes sharing the
+	 * threads; never more processes than threads. */
+	unsigned int procs = min_u(mappers > 1 ? mappers : (unsigned int)p->v[P_PROCESSES],
+				   threads);
+	uint64_t pages = (uint64_t)(p->v[P_WORKING_SET_GIB] * scale * (1 << 18));
+
+	p->v[P_CPUS] = cpus;
+	p->v[P_THREADS] = threads;
+	p->v[P_PROCESSES] = procs;
+	if (mappers > 1)
+		p->v[P_SHARED_MAPPERS] = procs > 1 ? procs : 1;
+	p->v[P_WORKING_SET_GIB] = (double)(pages ? pages : 1) / (1 << 18);
+	p->v[P_DURATION_S] *= scale;
+	scenario_clamp_sockets(p);
+}
+
+int scenario_describe_cpus(const struct params *eff, char *buf, size_t len)
+{
+	char backend[16];
+
+	param_format(P_BACKEND, eff->v[P_BACKEND], backend, sizeof(backend));
+	return snprintf(buf, len, "%g CPUs on %g node%s (%s)", eff->v[P_CPUS],
+			eff->v[P_SOCKETS], eff->v[P_SOCKETS] > 1 ? "s" : "", backend);
+}
+
+void scenario_numa_describe(const struct params *eff, char *buf, size_t len)
+{
+	int n = scenario_describe_cpus(eff, buf, len);
+	bool shared = eff->v[P_SHARED_MAPPERS] > 1;
+
+	if (n < 0 || (size_t)n >= len)
+		return;
+	snprintf(buf + n, len - (size_t)n,
+		 ", %g threads in %g %s process%s, %.4g GiB working set of %g KiB folios, %g s",
+		 eff->v[P_THREADS], eff->v[P_PROCESSES], shared ? "MAP_SHARED" : "private",
+		 eff->v[P_PROCESSES] > 1 ? "es" : "", eff->v[P_WORKING_SET_GIB],
+		 4.0 * (1 << (int)eff->v[P_FOLIO_ORDER]), eff->v[P_DURATION_S]);
+}
+
+bool scenario_numa_check(const struct params *eff, char *buf, size_t len)
+{
+	if (eff->v[P_DURATION_S] * 1e3 > eff->v[P_SCAN_DELAY_MS])
+		return false;
+	snprintf(buf, len, "the run (duration_s=%g) ends before the first scan "
+		 "(scan_delay_ms=%g): no page can migrate", eff->v[P_DURATION_S],
+		 eff->v[P_SCAN_DELAY_MS]);
+	return true;
+}
