@@ -151,16 +151,16 @@ expect_hint "--vary cpus: 8 and 16 run the same model (cpus=2" sweep numa-balanc
 expect_hint "--vary threads: 16 and 32 run the same model (threads=8" sweep numa-balancing --set cpus=8 --vary threads=4,16,32
 
 # The effective machine: a header line, and JSON and CSV record it.
-expect_out "^machine: 19 CPUs on 2 nodes \(x86-ipi\), 19 threads in 1 private process, 6 GiB working set of 4 KiB folios, 9 s \(scale 0.05\)$" \
+expect_out "^machine: 19 CPUs, 2 nodes, x86-ipi; 19 threads, 1 process; 6 GiB, 4 KiB folios; 9 s; scale 0.05$" \
 	run numa-balancing --set scale=0.05 --no-timing --json "$tmp/eff.json"
 n=$((n + 1))
 if ! grep -q '"cpus": 19' "$tmp/eff.json" || ! grep -q '"duration_s": 9' "$tmp/eff.json" ||
    grep -q '"demote_pages"' "$tmp/eff.json"; then
 	echo "FAIL: JSON does not record the effective machine"; fails=$((fails + 1))
 fi
-expect_out "^machine: 3 CPUs on 1 node \(arm64-tlbi\), 3 threads splitting 2 THPs each$" \
+expect_out "^machine: 3 CPUs, 1 node, arm64-tlbi; 3 threads splitting 2 THPs each$" \
 	run thp-split --set threads=3 --set thp_ops_per_thread=2
-expect_out "^machine: 32 CPUs on 2 nodes \(x86-ipi\), 2 1 GiB pages to demote, HVO on \(scale 0.5\)$" \
+expect_out "^machine: 32 CPUs, 2 nodes, x86-ipi; 2 1 GiB pages to demote, HVO on; scale 0.5$" \
 	run hugetlb-demote --set scale=0.5 --set demote_pages=4 --csv "$tmp/eff.csv"
 n=$((n + 1))
 if [ "$(cut -d, -f5,8 "$tmp/eff.csv" | tail -n 1)" != "32,2" ] ||
@@ -179,6 +179,23 @@ n=$((n + 1))
 if "$tlbsim" run hugetlb-demote --set demote_pages=2 --set fail_at_item=1 2>&1 >/dev/null | grep -q warning; then
 	echo "FAIL: a failure injection that fires is warned about"; fails=$((fails + 1))
 fi
+
+# compare fits 100 columns off a terminal: policies as rows when needed,
+# the scenario's metrics only, a unit column, points for fractions and
+# percentages, no change for the baseline, "-" for an undefined ratio.
+n=$((n + 1))
+"$tlbsim" compare numa-balancing --set scale=0.01 --no-timing >"$tmp/cmp" 2>/dev/null
+if [ "$(awk '{ if (length($0) > w) w = length($0) } END { print w }' "$tmp/cmp")" -gt 100 ] ||
+   ! grep -qE '^metric +unit +policy +value +change$' "$tmp/cmp" ||
+   ! grep -qE '^ +skip-numa +[-0-9.e+]+ +[-+][0-9.]+ pt$' "$tmp/cmp" ||
+   ! grep -qE '^tlb_irqs_per_migrated_page +IRQs/page +always ' "$tmp/cmp" ||
+   ! grep -qE '^ +off +-$' "$tmp/cmp" || grep -qE 'off .*%' "$tmp/cmp" ||
+   grep -q 'op_latency_us_mean' "$tmp/cmp"; then
+	echo "FAIL: compare numa-balancing layout"; cat "$tmp/cmp"; fails=$((fails + 1))
+fi
+expect_out "^metric +unit +per-pte +batched$" compare thp-split --set thp_ops_per_thread=2
+expect_out "^ranged_flushes +flushes +[0-9.e+]+ +[0-9]+ -[0-9.]+%$" compare thp-split --set thp_ops_per_thread=2
+expect_no_out "migrated_pages|hint_faults" compare thp-split --set thp_ops_per_thread=2
 
 # --version and per-command --help: stdout, exit 0.
 for args in "--version" "run --version" "run --help" "compare numa-balancing --help" \

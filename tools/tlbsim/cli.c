@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include "cli.h"
 #include "suggest.h"
 #include "sweep.h"
@@ -362,6 +364,17 @@ static int cmd_run(struct options *o)
 	return ret;
 }
 
+/* The terminal's width when stdout is one, else 100 columns (a mail, a
+ * commit message, a pasted log). */
+static int output_width(void)
+{
+	struct winsize ws;
+
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 0)
+		return ws.ws_col;
+	return 100;
+}
+
 static int cmd_compare(struct options *o)
 {
 	struct records rs = { 0 };
@@ -384,7 +397,7 @@ static int cmd_compare(struct options *o)
 		       o->pairs > 1 ? "s (mean [min..max])" : "", o->seed,
 		       o->pairs > 1 ? "+" : "");
 		report_machine(stdout, o->sc, &rs.r[0].params);
-		report_compare(stdout, &rs, o->policies, o->nr_policies);
+		report_compare(stdout, &rs, o->policies, o->nr_policies, output_width());
 		ret = write_outputs(o, &rs);
 	}
 	records_free(&rs);

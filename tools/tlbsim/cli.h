@@ -8,7 +8,7 @@
 #include "report.h"
 #include "scenario.h"
 
-#define MAX_POLICIES 16
+#define MAX_POLICIES MAX_COMPARE_POLICIES
 
 struct options {
 	const struct scenario *sc;

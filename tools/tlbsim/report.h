@@ -31,9 +31,12 @@ void records_free(struct records *rs);
 void report_machine(FILE *out, const struct scenario *sc, const struct params *eff);
 /* One run's metrics, with their units. */
 void report_run(FILE *out, const struct run_record *r);
-/* Metric rows, one column per policy: mean, and [min..max] over pairs. */
+#define MAX_COMPARE_POLICIES 16
+/* The scenario's metrics for each policy: mean, [min..max] over pairs, and
+ * the change against the first policy; a table at most @width columns wide
+ * when one fits. */
 void report_compare(FILE *out, const struct records *rs, const char *const *policies,
-		    unsigned int nr_policies);
+		    unsigned int nr_policies, int width);
 int report_json(const char *path, const struct records *rs, char *err, size_t errlen);
 int report_csv(const char *path, const struct records *rs, char *err, size_t errlen);
 

@@ -33,7 +33,7 @@ static void describe_hugetlb_demote(const struct params *eff, char *buf, size_t 
 	int n = scenario_describe_cpus(eff, buf, len);
 
 	if (n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, ", %g 1 GiB page%s to demote, HVO %s",
+		snprintf(buf + n, len - (size_t)n, "; %g 1 GiB page%s to demote, HVO %s",
 			 eff->v[P_DEMOTE_PAGES], eff->v[P_DEMOTE_PAGES] > 1 ? "s" : "",
 			 eff->v[P_HVO] ? "on" : "off");
 }

@@ -195,7 +195,7 @@ int scenario_describe_cpus(const struct params *eff, char *buf, size_t len)
 	char backend[16];
 
 	param_format(P_BACKEND, eff->v[P_BACKEND], backend, sizeof(backend));
-	return snprintf(buf, len, "%g CPUs on %g node%s (%s)", eff->v[P_CPUS],
+	return snprintf(buf, len, "%g CPUs, %g node%s, %s", eff->v[P_CPUS],
 			eff->v[P_SOCKETS], eff->v[P_SOCKETS] > 1 ? "s" : "", backend);
 }
 
@@ -207,8 +207,8 @@ void scenario_numa_describe(const struct params *eff, char *buf, size_t len)
 	if (n < 0 || (size_t)n >= len)
 		return;
 	snprintf(buf + n, len - (size_t)n,
-		 ", %g threads in %g %s process%s, %.4g GiB working set of %g KiB folios, %g s",
-		 eff->v[P_THREADS], eff->v[P_PROCESSES], shared ? "MAP_SHARED" : "private",
+		 "; %g threads, %g %sprocess%s; %.4g GiB, %g KiB folios; %g s",
+		 eff->v[P_THREADS], eff->v[P_PROCESSES], shared ? "MAP_SHARED " : "",
 		 eff->v[P_PROCESSES] > 1 ? "es" : "", eff->v[P_WORKING_SET_GIB],
 		 4.0 * (1 << (int)eff->v[P_FOLIO_ORDER]), eff->v[P_DURATION_S]);
 }

@@ -43,7 +43,7 @@ static void describe_thp_split(const struct params *eff, char *buf, size_t len)
 	int n = scenario_describe_cpus(eff, buf, len);
 
 	if (n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, ", %g threads splitting %g THPs each",
+		snprintf(buf + n, len - (size_t)n, "; %g threads splitting %g THPs each",
 			 eff->v[P_THREADS], eff->v[P_THP_OPS_PER_THREAD]);
 }
 
