@@ -174,7 +174,7 @@ expect_warning "nothing happened (migrated_pages is 0)" run numa-balancing --set
 expect_warning "ends before the first scan" run numa-balancing --set scale=0.005
 expect_warning "fail_at_item=5 never fires: items are 0..1" run hugetlb-demote --set demote_pages=2 --set fail_at_item=5
 expect_warning "fail_at_item=0 never fires: with hvo=0" run hugetlb-demote --set demote_pages=2 --set fail_at_item=0 --set hvo=0
-expect_warning "scale=0.01: a reduced model" compare numa-balancing --set scale=0.01 --policies always,off
+expect_warning "scale=0.01 is a reduced model" compare numa-balancing --set scale=0.01 --policies always,off
 n=$((n + 1))
 if "$tlbsim" run hugetlb-demote --set demote_pages=2 --set fail_at_item=1 2>&1 >/dev/null | grep -q warning; then
 	echo "FAIL: a failure injection that fires is warned about"; fails=$((fails + 1))
@@ -196,6 +196,16 @@ fi
 expect_out "^metric +unit +per-pte +batched$" compare thp-split --set thp_ops_per_thread=2
 expect_out "^ranged_flushes +flushes +[0-9.e+]+ +[0-9]+ -[0-9.]+%$" compare thp-split --set thp_ops_per_thread=2
 expect_no_out "migrated_pages|hint_faults" compare thp-split --set thp_ops_per_thread=2
+
+# Progress: on stderr once a command has run for a second, one line per
+# finished run when stderr is not a terminal; never on stdout.
+n=$((n + 1))
+"$tlbsim" compare numa-balancing --set scale=0.2 --policies always,off --no-timing \
+	>"$tmp/out" 2>"$tmp/err"
+if grep -q "runs done" "$tmp/out" ||
+   ! grep -qE '^tlbsim: 2/2 runs done \(off, seed 1\), [0-9]+ s elapsed, about 0 s left$' "$tmp/err"; then
+	echo "FAIL: compare progress"; cat "$tmp/err"; fails=$((fails + 1))
+fi
 
 # --version and per-command --help: stdout, exit 0.
 for args in "--version" "run --version" "run --help" "compare numa-balancing --help" \

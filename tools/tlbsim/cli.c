@@ -12,6 +12,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include "cli.h"
+#include "progress.h"
 #include "suggest.h"
 #include "sweep.h"
 
@@ -378,20 +379,29 @@ static int output_width(void)
 static int cmd_compare(struct options *o)
 {
 	struct records rs = { 0 };
+	struct progress pg;
 	unsigned int pair, k;
+	char label[96];
 	int ret = 0;
 
 	if (o->policy || o->vary || o->plot)
 		return fail("compare takes --policies and --pairs, not --policy/--vary/--plot");
 	default_policies(o);
 	if (o->params.v[P_SCALE] < 1)
-		warn_once(o, WARN_SCALE, "scale=%g: a reduced model; compare its figures with "
-			  "each other, not with the published ones (docs/results.md)",
+		warn_once(o, WARN_SCALE, "scale=%g is a reduced model, not comparable with "
+			  "docs/results.md's figures",
 			  o->params.v[P_SCALE]);
-	for (pair = 0; pair < o->pairs && !ret; pair++)
-		for (k = 0; k < o->nr_policies && !ret; k++)
+	progress_start(&pg, o->pairs * o->nr_policies);
+	for (pair = 0; pair < o->pairs && !ret; pair++) {
+		for (k = 0; k < o->nr_policies && !ret; k++) {
 			ret = cli_run_one(o, o->policies[k], o->seed + pair, pair,
 					  &o->params, &rs);
+			snprintf(label, sizeof(label), "%s, seed %" PRIu64, o->policies[k],
+				 o->seed + pair);
+			progress_step(&pg, label);
+		}
+	}
+	progress_end(&pg);
 	if (!ret) {
 		printf("%s: %u pair%s, seed %" PRIu64 "%s\n", o->sc->name, o->pairs,
 		       o->pairs > 1 ? "s (mean [min..max])" : "", o->seed,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "progress.h"
 #include "sweep.h"
 
 /* Fills the effective values, and fails when two values run one model
@@ -262,8 +263,10 @@ int sweep_run(const struct options *o, const struct sweep_spec *sw)
 {
 	int metrics[SWEEP_MAX_METRICS] = { o->sc->metrics[0] };
 	unsigned int nr_metrics = o->metric ? sweep_metric_ids(o->sc, o->metric, metrics) : 1;
-	unsigned int v, k, m, total = sw->nr_values * o->nr_policies, done = 0;
+	unsigned int v, k, m;
 	struct records rs = { 0 };
+	struct progress pg;
+	char label[96];
 	int ret = 0;
 
 	if (!nr_metrics)
@@ -278,18 +281,20 @@ int sweep_run(const struct options *o, const struct sweep_spec *sw)
 		if (more < 0)
 			return fail("bad --plot list '%s'", o->plot);
 	}
+	progress_start(&pg, sw->nr_values * o->nr_policies);
 	for (v = 0; v < sw->nr_values && !ret; v++) {
 		struct params p = o->params;
 
 		p.v[sw->param] = sw->values[v];
 		p.set[sw->param] = true;
 		for (k = 0; k < o->nr_policies && !ret; k++) {
-			fprintf(stderr, "\rsweep: %u/%u %s=%s policy=%s   ", ++done, total,
-				param_defs[sw->param].name, sw->text[v], o->policies[k]);
 			ret = cli_run_one(o, o->policies[k], o->seed, 0, &p, &rs);
+			snprintf(label, sizeof(label), "%s=%s, %s", param_defs[sw->param].name,
+				 sw->text[v], o->policies[k]);
+			progress_step(&pg, label);
 		}
 	}
-	fprintf(stderr, "\n");
+	progress_end(&pg);
 	if (ret)
 		goto out;
 	report_machine(stdout, o->sc, &rs.r[0].params);
