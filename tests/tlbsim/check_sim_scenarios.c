@@ -5,6 +5,8 @@
  * the same seed giving the same figures; and the direction of each policy
  * change that the mechanism implies.
  */
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <check.h>
@@ -96,6 +98,12 @@ START_TEST(test_scenarios_unsafe_policies_caught)
 }
 END_TEST
 
+/* Equal, or both undefined (a ratio with nothing to divide by). */
+static bool same(double a, double b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
 START_TEST(test_scenarios_same_seed_same_figures)
 {
 	struct metrics a = run("numa-balancing", "always", small_numa, 9);
@@ -106,9 +114,9 @@ START_TEST(test_scenarios_same_seed_same_figures)
 	for (i = 0; i < NR_METRICS; i++) {
 		if (i == M_WALL_SECONDS)
 			continue;
-		ck_assert_msg(a.v[i] == b.v[i], "%s differs: %g vs %g",
-			      metric_names[i], a.v[i], b.v[i]);
-		differ += a.v[i] != c.v[i];
+		ck_assert_msg(same(a.v[i], b.v[i]), "%s differs: %g vs %g",
+			      metric_defs[i].name, a.v[i], b.v[i]);
+		differ += !same(a.v[i], c.v[i]);
 	}
 	ck_assert_int_gt(differ, 0);
 }
@@ -236,6 +244,75 @@ START_TEST(test_scenarios_variants_disagree)
 }
 END_TEST
 
+static struct params effective(const char *scenario, const char *const *kv)
+{
+	struct params user, eff;
+
+	params_defaults(&user);
+	set_all(&user, kv);
+	scenario_params(scenario_find(scenario), &user, &eff);
+	return eff;
+}
+
+START_TEST(test_scenario_params_scaled_and_clamped)
+{
+	static const char *const numa[] = { "scale=0.05", NULL };
+	static const char *const numa_threads[] = { "cpus=4", "threads=64", "sockets=8", NULL };
+	static const char *const split[] = { "threads=3", NULL };
+	static const char *const split_cpus[] = { "cpus=16", "threads=32", NULL };
+	static const char *const demote[] = { "scale=0.5", "demote_pages=8", NULL };
+	struct params p = effective("numa-balancing", numa);
+
+	ck_assert_double_eq(p.v[P_CPUS], 19);    /* round(384 * 0.05) */
+	ck_assert_double_eq(p.v[P_THREADS], 19); /* one per CPU */
+	ck_assert_double_eq(p.v[P_DURATION_S], 9);
+	ck_assert_double_eq(p.v[P_WORKING_SET_GIB], 6);
+	p = effective("numa-balancing", numa_threads);
+	ck_assert_double_eq(p.v[P_THREADS], 4);
+	ck_assert_double_eq(p.v[P_SOCKETS], 4);
+	/* thp-split's machine follows its threads, unless cpus is given. */
+	p = effective("thp-split", split);
+	ck_assert_double_eq(p.v[P_CPUS], 3);
+	p = effective("thp-split", split_cpus);
+	ck_assert_double_eq(p.v[P_CPUS], 16);
+	ck_assert_double_eq(p.v[P_THREADS], 16);
+	p = effective("hugetlb-demote", demote);
+	ck_assert_double_eq(p.v[P_DEMOTE_PAGES], 4);
+	ck_assert_double_eq(p.v[P_CPUS], 32);
+}
+END_TEST
+
+/* scale shrinks demote_pages for real: per-item sync calls follow it. */
+START_TEST(test_scenarios_demote_scale_shrinks_pages)
+{
+	static const char *const full[] = { "demote_pages=8", NULL };
+	static const char *const half[] = { "demote_pages=8", "scale=0.5", NULL };
+	struct metrics a = run("hugetlb-demote", "per-item", full, 1);
+	struct metrics b = run("hugetlb-demote", "per-item", half, 1);
+
+	ck_assert_double_lt(b.v[M_SYNC_CALLS], a.v[M_SYNC_CALLS]);
+}
+END_TEST
+
+/* Every scenario reads only real parameters, reports the oracle's count,
+ * and a ratio with a zero denominator is undefined, not 0. */
+START_TEST(test_scenarios_declare_params_and_metrics)
+{
+	static const char *const tiny[] = { "scale=0.01", NULL };
+	struct metrics off = run("numa-balancing", "off", tiny, 1);
+	unsigned int i;
+
+	for (i = 0; i < nr_scenarios; i++) {
+		ck_assert(scenario_reports(scenarios[i], M_STALE_TRANSLATION_VIOLATIONS));
+		ck_assert(scenario_reads(scenarios[i], P_BACKEND));
+	}
+	ck_assert(!scenario_reads(&scenario_thp_split, P_WORKING_SET_GIB));
+	ck_assert(!scenario_reads(&scenario_hugetlb_demote, P_THREADS));
+	ck_assert(!scenario_reports(&scenario_thp_split, M_MIGRATED_PAGES));
+	ck_assert(isnan(off.v[M_TLB_IRQS_PER_MIGRATED_PAGE]));
+}
+END_TEST
+
 static Suite *scenarios_suite(void)
 {
 	Suite *s = suite_create("sim_scenarios");
@@ -251,6 +328,9 @@ static Suite *scenarios_suite(void)
 	tcase_add_test(tc, test_scenarios_skip_policies_flush_less);
 	tcase_add_test(tc, test_scenarios_numa_balancing_directions);
 	tcase_add_test(tc, test_scenarios_variants_disagree);
+	tcase_add_test(tc, test_scenario_params_scaled_and_clamped);
+	tcase_add_test(tc, test_scenarios_demote_scale_shrinks_pages);
+	tcase_add_test(tc, test_scenarios_declare_params_and_metrics);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include "cli.h"
+#include "progress.h"
 #include "suggest.h"
 #include "sweep.h"
 
@@ -25,10 +28,24 @@ int fail(const char *fmt, ...)
 	return 2;
 }
 
+void warn_once(const struct options *o, unsigned int bit, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*o->warned & bit)
+		return;
+	*o->warned |= bit;
+	fprintf(stderr, "tlbsim: warning: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+}
+
 static const char *const commands[] = { "list", "run", "compare", "sweep" };
 
 static const char *const command_usage[] = {
-	"tlbsim list",
+	"tlbsim list [SCENARIO | metrics]",
 	"tlbsim run SCENARIO [--policy P] [--set key=value ...] [--seed N]\n"
 	"                  [--json FILE] [--csv FILE] [--no-timing]",
 	"tlbsim compare SCENARIO [--policies a,b,...] [--pairs N] [--set key=value ...]\n"
@@ -61,33 +78,99 @@ static const char *const option_names[] = {
 	"--json", "--csv", "--plot", "--metric", "--vary", "--help", "--version",
 };
 
-static int cmd_list(void)
+static const struct scenario *find_scenario(const char *name);
+
+static void list_scenarios(void)
 {
 	unsigned int i, k;
-	char def[32];
 
 	printf("scenarios and policies:\n");
 	for (i = 0; i < nr_scenarios; i++) {
-		const struct scenario *sc = &scenarios[i];
+		const struct scenario *sc = scenarios[i];
 
 		printf("  %-16s %s\n", sc->name, sc->help);
 		for (k = 0; k < sc->nr_policies; k++)
 			printf("    %-26s %s%s\n", sc->policies[k].name, sc->policies[k].help,
 			       !strcmp(sc->policies[k].name, sc->default_policy) ? " [default]" : "");
 	}
+	printf("\n'tlbsim list SCENARIO' shows its parameters and metrics, "
+	       "'tlbsim list metrics' what every metric means.\n");
+}
+
+static void list_metric(const struct metric_def *d)
+{
+	printf("  %-40s %-11s %s\n", d->name, d->unit, d->help);
+}
+
+/* One scenario: its policies, the parameters it reads with its own
+ * defaults, and the metrics it reports. */
+static void list_scenario(const struct scenario *sc)
+{
+	const enum metric_id *m;
+	struct params def;
+	unsigned int i, k;
+	char buf[32];
+
+	scenario_defaults(sc, &def);
+	printf("%s: %s\n\npolicies:\n", sc->name, sc->help);
+	for (k = 0; k < sc->nr_policies; k++)
+		printf("  %-26s %s%s\n", sc->policies[k].name, sc->policies[k].help,
+		       !strcmp(sc->policies[k].name, sc->default_policy) ? " [default]" : "");
 	printf("\nparameters (--set key=value):\n");
 	printf("  %-22s %-9s %12s  %-14s %s\n", "name", "kind", "default", "unit", "source");
 	for (i = 0; i < NR_PARAMS; i++) {
 		const struct param_def *d = &param_defs[i];
 
-		param_format((enum param_id)i, d->def, def, sizeof(def));
+		if (!scenario_reads(sc, (enum param_id)i))
+			continue;
+		param_format((enum param_id)i, def.v[i], buf, sizeof(buf));
 		printf("  %-22s %-9s %12s  %-14s %s\n", d->name, param_kind_name(d->kind),
-		       def, d->unit, d->source);
+		       buf, d->unit, d->source);
 	}
-	printf("\nmetrics (--json/--csv): ");
-	for (i = 0; i < NR_METRICS; i++)
-		printf("%s%s", metric_names[i], i + 1 < NR_METRICS ? ", " : "\n");
+	printf("\nmetrics (in this order in tables, JSON and CSV):\n");
+	for (m = sc->metrics; *m != NR_METRICS; m++)
+		list_metric(&metric_defs[*m]);
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	const struct scenario *sc;
+	int i;
+
+	if (argc == 2) {
+		list_scenarios();
+		return 0;
+	}
+	if (argc > 3)
+		return fail("list takes at most one argument: a scenario or 'metrics'");
+	if (!strcmp(argv[2], "metrics")) {
+		printf("metrics (--json/--csv keys):\n");
+		for (i = 0; i < NR_METRICS; i++)
+			list_metric(&metric_defs[i]);
+		return 0;
+	}
+	sc = find_scenario(argv[2]);
+	if (!sc)
+		return 2;
+	list_scenario(sc);
 	return 0;
+}
+
+/* The scenario called @name, or NULL after a one-line error. */
+static const struct scenario *find_scenario(const char *name)
+{
+	const char *names[16] = { 0 };
+	const struct scenario *sc = scenario_find(name);
+	char hint[96];
+	unsigned int k;
+
+	if (sc)
+		return sc;
+	for (k = 0; k < nr_scenarios && k < 16; k++)
+		names[k] = scenarios[k]->name;
+	fail("unknown scenario '%s'%s (see 'tlbsim list')", name,
+	     suggest_hint(name, names, 16, hint, sizeof(hint)));
+	return NULL;
 }
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -130,7 +213,7 @@ static int split_policies(struct options *o, char *list)
 
 static int parse_options(int argc, char **argv, struct options *o, const char *cmd)
 {
-	char err[160];
+	char err[1024];
 	uint64_t v;
 	int i;
 
@@ -144,17 +227,9 @@ static int parse_options(int argc, char **argv, struct options *o, const char *c
 		version();
 		return -1;
 	}
-	o->sc = scenario_find(argv[2]);
-	if (!o->sc) {
-		const char *names[16] = { 0 };
-		char hint[96];
-		unsigned int k;
-
-		for (k = 0; k < nr_scenarios && k < 16; k++)
-			names[k] = scenarios[k].name;
-		return fail("unknown scenario '%s'%s (see 'tlbsim list')", argv[2],
-			    suggest_hint(argv[2], names, 16, hint, sizeof(hint)));
-	}
+	o->sc = find_scenario(argv[2]);
+	if (!o->sc)
+		return 2;
 	params_defaults(&o->params);
 	o->seed = 1;
 	o->pairs = 1;
@@ -182,7 +257,8 @@ static int parse_options(int argc, char **argv, struct options *o, const char *c
 		if (!val || !strncmp(val, "--", 2))
 			return fail("%s needs a value", a);
 		if (!strcmp(a, "--set")) {
-			if (params_set(&o->params, val, err, sizeof(err)))
+			if (params_set(&o->params, val, err, sizeof(err)) ||
+			    scenario_check_reads(o->sc, val, err, sizeof(err)))
 				return fail("%s", err);
 		} else if (!strcmp(a, "--policy")) {
 			if (!scenario_policy(o->sc, val))
@@ -205,7 +281,7 @@ static int parse_options(int argc, char **argv, struct options *o, const char *c
 		} else if (!strcmp(a, "--plot")) {
 			o->plot = val;
 		} else if (!strcmp(a, "--metric")) {
-			if (!sweep_metric_ids(val, NULL))
+			if (!sweep_metric_ids(o->sc, val, NULL))
 				return 2;
 			o->metric = val;
 		} else if (!strcmp(a, "--vary")) {
@@ -237,16 +313,21 @@ static void default_policies(struct options *o)
 int cli_run_one(const struct options *o, const char *policy, uint64_t seed,
 		unsigned int pair, const struct params *params, struct records *rs)
 {
-	struct run_record r = { .scenario = o->sc->name, .policy = policy,
-				.seed = seed, .pair = pair };
+	const struct policy_def *pol = scenario_policy(o->sc, policy);
+	struct run_record r = { .sc = o->sc, .policy = policy, .seed = seed, .pair = pair };
 	char err[160];
 
 	scenario_params(o->sc, params, &r.params);
-	if (scenario_run(o->sc, params, scenario_policy(o->sc, policy), seed,
-			 &r.metrics, o->base, err, sizeof(err))) {
+	if (o->sc->check && o->sc->check(&r.params, err, sizeof(err)))
+		warn_once(o, WARN_CHECK, "%s: %s", o->sc->name, err);
+	if (scenario_run(o->sc, params, pol, seed, &r.metrics, o->base, err, sizeof(err))) {
 		fprintf(stderr, "tlbsim: %s\n", err);
 		return 1;
 	}
+	if ((pol->balancing || !o->sc->has_baseline) && r.metrics.v[o->sc->activity] == 0)
+		warn_once(o, WARN_IDLE, "%s, policy %s: nothing happened (%s is 0); the model "
+			  "is too small or too short to tell policies apart", o->sc->name,
+			  policy, metric_defs[o->sc->activity].name);
 	if (r.metrics.v[M_STALE_TRANSLATION_VIOLATIONS] > 0)
 		fprintf(stderr, "tlbsim: %s, policy %s, seed %" PRIu64 ": %.0f stale-translation "
 			"violations; the first: %s\n", o->sc->name, policy, seed,
@@ -284,24 +365,49 @@ static int cmd_run(struct options *o)
 	return ret;
 }
 
+/* The terminal's width when stdout is one, else 100 columns (a mail, a
+ * commit message, a pasted log). */
+static int output_width(void)
+{
+	struct winsize ws;
+
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 0)
+		return ws.ws_col;
+	return 100;
+}
+
 static int cmd_compare(struct options *o)
 {
 	struct records rs = { 0 };
+	struct progress pg;
 	unsigned int pair, k;
+	char label[96];
 	int ret = 0;
 
 	if (o->policy || o->vary || o->plot)
 		return fail("compare takes --policies and --pairs, not --policy/--vary/--plot");
 	default_policies(o);
-	for (pair = 0; pair < o->pairs && !ret; pair++)
-		for (k = 0; k < o->nr_policies && !ret; k++)
+	if (o->params.v[P_SCALE] < 1)
+		warn_once(o, WARN_SCALE, "scale=%g is a reduced model, not comparable with "
+			  "docs/results.md's figures",
+			  o->params.v[P_SCALE]);
+	progress_start(&pg, o->pairs * o->nr_policies);
+	for (pair = 0; pair < o->pairs && !ret; pair++) {
+		for (k = 0; k < o->nr_policies && !ret; k++) {
 			ret = cli_run_one(o, o->policies[k], o->seed + pair, pair,
 					  &o->params, &rs);
+			snprintf(label, sizeof(label), "%s, seed %" PRIu64, o->policies[k],
+				 o->seed + pair);
+			progress_step(&pg, label);
+		}
+	}
+	progress_end(&pg);
 	if (!ret) {
 		printf("%s: %u pair%s, seed %" PRIu64 "%s\n", o->sc->name, o->pairs,
 		       o->pairs > 1 ? "s (mean [min..max])" : "", o->seed,
 		       o->pairs > 1 ? "+" : "");
-		report_compare(stdout, &rs, o->policies, o->nr_policies);
+		report_machine(stdout, o->sc, &rs.r[0].params);
+		report_compare(stdout, &rs, o->policies, o->nr_policies, output_width());
 		ret = write_outputs(o, &rs);
 	}
 	records_free(&rs);
@@ -318,7 +424,7 @@ static int cmd_sweep(struct options *o)
 		return fail("sweep needs --vary key=v1,v2,...");
 	if (o->policy)
 		return fail("sweep takes --policies, not --policy");
-	if (sweep_parse(o->vary, &o->params, &sw, err, sizeof(err)))
+	if (sweep_parse(o->sc, o->vary, &o->params, &sw, err, sizeof(err)))
 		return fail("%s", err);
 	default_policies(o);
 	ret = sweep_run(o, &sw);
@@ -329,9 +435,11 @@ int main(int argc, char **argv)
 {
 	struct options o = { 0 };
 	struct baseline base = { 0 };
+	unsigned int warned = 0;
 	int ret;
 
 	o.base = &base;
+	o.warned = &warned;
 	if (argc < 2)
 		return fail("missing command: list, run, compare or sweep (see --help)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -347,9 +455,7 @@ int main(int argc, char **argv)
 			usage(stdout, "list");
 			return 0;
 		}
-		if (argc > 2)
-			return fail("list takes no arguments");
-		return cmd_list();
+		return cmd_list(argc, argv);
 	}
 	if (strcmp(argv[1], "run") != 0 && strcmp(argv[1], "compare") != 0 &&
 	    strcmp(argv[1], "sweep") != 0) {

@@ -8,7 +8,7 @@
 #include "report.h"
 #include "scenario.h"
 
-#define MAX_POLICIES 16
+#define MAX_POLICIES MAX_COMPARE_POLICIES
 
 struct options {
 	const struct scenario *sc;
@@ -21,7 +21,15 @@ struct options {
 	const char *json, *csv, *plot, *metric, *vary;
 	bool no_timing;
 	struct baseline *base; /* balancing-off twin shared by the runs of a seed */
+	unsigned int *warned;  /* WARN_* already printed by this command */
 };
+
+/* Warnings a command prints once however many runs it makes. */
+enum { WARN_CHECK = 1, WARN_IDLE = 2, WARN_SCALE = 4 };
+
+/* One-line warning on stderr, unless @bit was already warned about. */
+void warn_once(const struct options *o, unsigned int bit, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* One-line error on stderr; returns the usage exit status, 2. */
 int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,41 +1,73 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "metrics.h"
 #include "sim.h"
 
-const char *const metric_names[NR_METRICS] = {
-	[M_MIGRATED_PAGES] = "migrated_pages",
-	[M_HINT_FAULTS] = "hint_faults",
-	[M_HINT_PTES_UPDATED] = "hint_ptes_updated",
-	[M_TLB_IPIS_SENT] = "tlb_ipis_sent",
-	[M_TLB_IRQS_RECEIVED] = "tlb_irqs_received",
-	[M_TLB_IRQS_PER_MIGRATED_PAGE] = "tlb_irqs_per_migrated_page",
-	[M_FULL_FLUSHES] = "full_flushes",
-	[M_RANGED_FLUSHES] = "ranged_flushes",
-	[M_SCANNER_FLUSH_MM_CALLS] = "scanner_flush_mm_calls",
-	[M_BATCHED_PENDING_DRAINS] = "batched_pending_drains",
-	[M_SCAN_PASSES] = "scan_passes",
-	[M_SCAN_PASS_MS_MEAN] = "scan_pass_ms_mean",
-	[M_SCAN_PERIOD_MS] = "scan_period_ms",
-	[M_SCAN_WALL_FRACTION] = "scan_wall_fraction",
-	[M_MIGRATIONS_WITH_FLUSH_PENDING_FRACTION] = "migrations_with_flush_pending_fraction",
-	[M_FAULTS_DURING_PASS_FRACTION] = "faults_during_pass_fraction",
-	[M_THROUGHPUT_LOSS_PCT] = "throughput_loss_pct",
-	[M_USEFUL_WORK_FRACTION] = "useful_work_fraction",
-	[M_REMOTE_ACCESS_FRACTION] = "remote_access_fraction",
-	[M_KERNEL_CYCLES_PER_HINT_PTE] = "kernel_cycles_per_hint_pte",
-	[M_CONVOY_LOST_FRACTION] = "convoy_lost_fraction",
-	[M_PROMPT_FAULTS] = "prompt_faults",
-	[M_SYNC_CALLS] = "sync_calls",
-	[M_TLB_FLUSH_ALL_CALLS] = "tlb_flush_all_calls",
-	[M_OP_LATENCY_US_MEAN] = "op_latency_us_mean",
-	[M_SYS_MS] = "sys_ms",
-	[M_REAL_MS] = "real_ms",
-	[M_SPLITS] = "splits",
-	[M_STALE_TRANSLATION_VIOLATIONS] = "stale_translation_violations",
-	[M_SIM_EVENTS] = "sim_events",
-	[M_WALL_SECONDS] = "wall_seconds",
+const struct metric_def metric_defs[NR_METRICS] = {
+	[M_MIGRATED_PAGES] = { "migrated_pages", "pages", METRIC_COUNT,
+		"4 KiB pages NUMA balancing moved to another node" },
+	[M_HINT_FAULTS] = { "hint_faults", "faults", METRIC_COUNT,
+		"NUMA hint faults taken" },
+	[M_HINT_PTES_UPDATED] = { "hint_ptes_updated", "PTEs", METRIC_COUNT,
+		"PTEs the scanner made PROT_NONE" },
+	[M_TLB_IPIS_SENT] = { "tlb_ipis_sent", "IPIs", METRIC_COUNT,
+		"TLB-shootdown interrupts sent" },
+	[M_TLB_IRQS_RECEIVED] = { "tlb_irqs_received", "IRQs", METRIC_COUNT,
+		"TLB-shootdown interrupts handled (the kernel's TLB line of /proc/interrupts)" },
+	[M_TLB_IRQS_PER_MIGRATED_PAGE] = { "tlb_irqs_per_migrated_page", "IRQs/page", METRIC_RATIO,
+		"TLB-shootdown interrupts per migrated page" },
+	[M_FULL_FLUSHES] = { "full_flushes", "flushes", METRIC_COUNT,
+		"flush requests that flushed the whole TLB" },
+	[M_RANGED_FLUSHES] = { "ranged_flushes", "flushes", METRIC_COUNT,
+		"flush requests that flushed a range of pages" },
+	[M_SCANNER_FLUSH_MM_CALLS] = { "scanner_flush_mm_calls", "calls", METRIC_COUNT,
+		"flushes ending a scanner pass's PROT_NONE changes" },
+	[M_BATCHED_PENDING_DRAINS] = { "batched_pending_drains", "drains", METRIC_COUNT,
+		"deferred flushes another task had to drain (flush_tlb_batched_pending)" },
+	[M_SCAN_PASSES] = { "scan_passes", "passes", METRIC_COUNT,
+		"NUMA scanner passes" },
+	[M_SCAN_PASS_MS_MEAN] = { "scan_pass_ms_mean", "ms", METRIC_RATIO,
+		"mean length of a scanner pass" },
+	[M_SCAN_PERIOD_MS] = { "scan_period_ms", "ms", METRIC_VALUE,
+		"the first process's scan period at the end of the run" },
+	[M_SCAN_WALL_FRACTION] = { "scan_wall_fraction", "fraction", METRIC_FRACTION,
+		"share of the run a scanner pass was in progress" },
+	[M_MIGRATIONS_WITH_FLUSH_PENDING_FRACTION] = { "migrations_with_flush_pending_fraction", "fraction", METRIC_FRACTION,
+		"share of migrations that found tlb_flush_pending set" },
+	[M_FAULTS_DURING_PASS_FRACTION] = { "faults_during_pass_fraction", "fraction", METRIC_FRACTION,
+		"share of hint faults taken during a scanner pass" },
+	[M_THROUGHPUT_LOSS_PCT] = { "throughput_loss_pct", "%", METRIC_PERCENT,
+		"useful work lost against the same seed with balancing off" },
+	[M_USEFUL_WORK_FRACTION] = { "useful_work_fraction", "fraction", METRIC_FRACTION,
+		"share of thread time spent on the workload" },
+	[M_REMOTE_ACCESS_FRACTION] = { "remote_access_fraction", "fraction", METRIC_FRACTION,
+		"share of sampled accesses to another node's memory" },
+	[M_KERNEL_CYCLES_PER_HINT_PTE] = { "kernel_cycles_per_hint_pte", "cycles/PTE", METRIC_RATIO,
+		"kernel cycles (interrupts, faults, waits, scanning) per PROT_NONE PTE" },
+	[M_CONVOY_LOST_FRACTION] = { "convoy_lost_fraction", "fraction", METRIC_FRACTION,
+		"share of thread time spinning or asleep on mmap_lock behind a queued writer" },
+	[M_PROMPT_FAULTS] = { "prompt_faults", "faults", METRIC_COUNT,
+		"hint faults on pages touched again within milliseconds of marking" },
+	[M_SYNC_CALLS] = { "sync_calls", "calls", METRIC_COUNT,
+		"synchronize_rcu() grace periods waited for" },
+	[M_TLB_FLUSH_ALL_CALLS] = { "tlb_flush_all_calls", "calls", METRIC_COUNT,
+		"flush_tlb_all() calls" },
+	[M_OP_LATENCY_US_MEAN] = { "op_latency_us_mean", "us", METRIC_RATIO,
+		"mean latency of one operation (a split, or the whole demote)" },
+	[M_SYS_MS] = { "sys_ms", "ms", METRIC_VALUE,
+		"kernel CPU time of the demote" },
+	[M_REAL_MS] = { "real_ms", "ms", METRIC_VALUE,
+		"elapsed time of the demote, grace periods included" },
+	[M_SPLITS] = { "splits", "folios", METRIC_COUNT,
+		"large folios split" },
+	[M_STALE_TRANSLATION_VIOLATIONS] = { "stale_translation_violations", "violations", METRIC_COUNT,
+		"accesses through a stale translation (the oracle; must be 0)" },
+	[M_SIM_EVENTS] = { "sim_events", "events", METRIC_COUNT,
+		"events the emulator processed" },
+	[M_WALL_SECONDS] = { "wall_seconds", "s", METRIC_VALUE,
+		"host time the run took (0 with --no-timing)" },
 };
 
 int metric_lookup(const char *name)
@@ -43,14 +75,16 @@ int metric_lookup(const char *name)
 	int i;
 
 	for (i = 0; i < NR_METRICS; i++)
-		if (!strcmp(metric_names[i], name))
+		if (!strcmp(metric_defs[i].name, name))
 			return i;
 	return -1;
 }
 
+/* A ratio with nothing to divide by is undefined, not zero: NaN, which
+ * the tables show as "-" and JSON as null. */
 static double ratio(double a, double b)
 {
-	return b > 0 ? a / b : 0;
+	return b > 0 ? a / b : NAN;
 }
 
 void metrics_from_sim(const struct sim *s, struct metrics *m)

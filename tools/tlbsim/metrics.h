@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
-/* The figures a run reports, by their JSON names (units in the name). */
+/* The figures a run reports: the dictionary of names, units and meanings. */
 #ifndef TLBSIM_METRICS_H
 #define TLBSIM_METRICS_H
 
@@ -24,7 +24,18 @@ struct metrics {
 	char first_violation[160]; /* the oracle's first finding, or "" */
 };
 
-extern const char *const metric_names[NR_METRICS];
+/* How a figure compares between policies: counts and values by their
+ * relative change, fractions and percentages by the difference in points. */
+enum metric_kind { METRIC_COUNT, METRIC_VALUE, METRIC_RATIO, METRIC_FRACTION, METRIC_PERCENT };
+
+struct metric_def {
+	const char *name; /* JSON and CSV key */
+	const char *unit;
+	enum metric_kind kind;
+	const char *help; /* one line */
+};
+
+extern const struct metric_def metric_defs[NR_METRICS];
 
 void metrics_from_sim(const struct sim *s, struct metrics *m);
 int metric_lookup(const char *name);

@@ -18,7 +18,7 @@ static const char *const pattern_names[] = { "uniform", "hotcold", "pareto", NUL
 const struct param_def param_defs[NR_PARAMS] = {
 	[P_CPUS] = { "cpus", "CPUs", 384, 2, 8192, true, SC, NULL, "emulator.md numa-balancing default (2 x 192)" },
 	[P_SOCKETS] = { "sockets", "nodes", 2, 1, 64, true, SC, NULL, "emulator.md default" },
-	[P_THREADS] = { "threads", "threads", 384, 1, 8192, true, SC, NULL, "emulator.md default; at most cpus" },
+	[P_THREADS] = { "threads", "threads", 384, 1, 8192, true, SC, NULL, "emulator.md default; at most cpus; numa scenarios: one per CPU unless set" },
 	[P_WORKING_SET_GIB] = { "working_set_gib", "GiB", 120, 0.001, 4096, false, SC, NULL, "emulator.md default" },
 	[P_DURATION_S] = { "duration_s", "s", 180, 0.001, 86400, false, SC, NULL, "emulator.md default (one A/B run)" },
 	[P_FOLIO_ORDER] = { "folio_order", "order", 0, 0, 9, true, SC, NULL, "0 = 4 KiB, 4 = 64 KiB mTHP, 9 = 2 MiB THP" },
@@ -28,7 +28,7 @@ const struct param_def param_defs[NR_PARAMS] = {
 	[P_DEMOTE_PAGES] = { "demote_pages", "1 GiB pages", 100, 1, 4096, true, SC, NULL, "emulator.md hugetlb-demote default" },
 	[P_FAIL_AT_ITEM] = { "fail_at_item", "item", -1, -1, 1e9, true, SC, NULL, "hugetlb-demote: de-HVO failure injected at restore item k (-1 none)" },
 	[P_PROCESSES] = { "processes", "processes", 1, 1, 64, true, SC, NULL, "private processes sharing the threads (when shared_mappers is 1)" },
-	[P_SCALE] = { "scale", "factor", 1, 1e-6, 1, false, SC, NULL, "shrinks cpus, threads, working set, duration and demote pages" },
+	[P_SCALE] = { "scale", "factor", 1, 1e-6, 1, false, SC, NULL, "shrinks the scenario's size: cpus, threads, working set, duration, demote pages" },
 
 	[P_ACCESS_RATE_HZ] = { "access_rate_hz", "1/s", 400, 1, 1e9, false, WL, NULL, "sampled accesses per thread per second (a sample, not the real rate)" },
 	[P_PRIVATE_FRACTION] = { "private_fraction", "fraction", 0.9, 0, 1, false, WL, NULL, "share of a thread's accesses to its own slice" },

@@ -8,12 +8,14 @@
 #include "metrics.h"
 #include "params.h"
 
+struct scenario;
+
 struct run_record {
-	const char *scenario;
+	const struct scenario *sc;
 	const char *policy;
 	uint64_t seed;
 	unsigned int pair;
-	struct params params;  /* as used, after scenario defaults */
+	struct params params;  /* effective: scenario defaults, scaled, clamped */
 	struct metrics metrics;
 };
 
@@ -25,10 +27,16 @@ struct records {
 int records_add(struct records *rs, const struct run_record *r);
 void records_free(struct records *rs);
 
+/* "machine: ...", the effective machine of @params in one line. */
+void report_machine(FILE *out, const struct scenario *sc, const struct params *eff);
+/* One run's metrics, with their units. */
 void report_run(FILE *out, const struct run_record *r);
-/* Metric rows, one column per policy: mean, and [min..max] over pairs. */
+#define MAX_COMPARE_POLICIES 16
+/* The scenario's metrics for each policy: mean, [min..max] over pairs, and
+ * the change against the first policy; a table at most @width columns wide
+ * when one fits. */
 void report_compare(FILE *out, const struct records *rs, const char *const *policies,
-		    unsigned int nr_policies);
+		    unsigned int nr_policies, int width);
 int report_json(const char *path, const struct records *rs, char *err, size_t errlen);
 int report_csv(const char *path, const struct records *rs, char *err, size_t errlen);
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * The four scenarios of emulator.md. Each builds a machine and a workload
+ * The scenario registry, and running one (scenario, policy, seed) with its
+ * balancing-off twin. Each scenario_*.c builds a machine and a workload
  * from the parameters and picks the library policy under test; the kernel
  * paths and the library do the rest.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,272 +13,23 @@
 
 double scenario_last_bytes_per_page;
 
-#define NUMA_UNSAFE_POLICIES \
-	{ "unsafe-never-flush", TLBP_MIGRATE_BATCH_ALWAYS, UNSAFE_NEVER_FLUSH, true, \
-	  "test only: migration never flushes its batch" }, \
-	{ "unsafe-ignore-pending", TLBP_MIGRATE_BATCH_ALWAYS, UNSAFE_IGNORE_PENDING, true, \
-	  "test only: PROT_NONE counts as uncached while a flush is pending" }, \
-	{ "unsafe-free-before-flush", TLBP_MIGRATE_BATCH_ALWAYS, UNSAFE_FREE_BEFORE_FLUSH, true, \
-	  "test only: copy the page before the batch is flushed" }
-
-static const struct policy_def numa_policies[] = {
-	{ "always", TLBP_MIGRATE_BATCH_ALWAYS, UNSAFE_NONE, true, "batch whenever async (v6.4..v7.3)" },
-	{ "skip-numa", TLBP_MIGRATE_BATCH_SKIP_NUMA, UNSAFE_NONE, true, "patch v1: never batch NUMA-hint migrations" },
-	{ "skip-single", TLBP_MIGRATE_BATCH_SKIP_SINGLE, UNSAFE_NONE, true, "patch v2: not for one small unshared folio" },
-	{ "skip-single-mapcount", TLBP_MIGRATE_BATCH_SKIP_SINGLE_MAPCOUNT, UNSAFE_NONE, true, "review: one folio mapped once" },
-	{ "off", TLBP_MIGRATE_BATCH_ALWAYS, UNSAFE_NONE, false, "NUMA balancing disabled (baseline)" },
-	NUMA_UNSAFE_POLICIES,
+/* Every scenario, in the order 'tlbsim list' shows them; a new scenario
+ * is a new file and one line here. */
+const struct scenario *const scenarios[] = {
+	&scenario_numa_balancing,
+	&scenario_numa_hint_fault,
+	&scenario_thp_split,
+	&scenario_hugetlb_demote,
 };
-
-static const struct policy_def hint_policies[] = {
-	{ "eager-map", TLBP_HINT_EAGER_MAP, UNSAFE_NONE, true, "map, then decide (before v5.13)" },
-	{ "deferred-map", TLBP_HINT_DEFERRED_MAP, UNSAFE_NONE, true, "decide, map only if not migrating (v5.13+)" },
-	{ "off", TLBP_HINT_DEFERRED_MAP, UNSAFE_NONE, false, "NUMA balancing disabled (baseline)" },
-	NUMA_UNSAFE_POLICIES,
-};
-
-static const struct policy_def split_policies[] = {
-	{ "per-pte", TLBP_SPLIT_FLUSH_PER_PTE, UNSAFE_NONE, false, "flush each PTE (before v6.7)" },
-	{ "batched", TLBP_SPLIT_FLUSH_BATCHED, UNSAFE_NONE, false, "one flush per folio (v6.7+)" },
-};
-
-static const struct policy_def demote_policies[] = {
-	{ "per-item", TLBP_GP_PER_ITEM, UNSAFE_NONE, false, "a grace period and a flush per folio" },
-	{ "batched", TLBP_GP_BATCHED, UNSAFE_NONE, false, "one grace period per batch (v6.12+)" },
-};
-
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-
-static unsigned int scaled(double v, double scale, unsigned int floor_)
-{
-	double x = round(v * scale);
-
-	return x < floor_ ? floor_ : (unsigned int)x;
-}
-
-/* Machine, threads spread over the CPUs, and the backing objects. */
-static int setup_common(struct sim *s, unsigned int nr_threads,
-			unsigned int nr_procs, bool shared, uint64_t pages)
-{
-	const struct params *p = &s->p;
-	unsigned int order = (unsigned int)p->v[P_FOLIO_ORDER], i;
-	uint64_t folio = 1ULL << order, per_proc;
-
-	if (nr_threads > s->nr_cpus)
-		nr_threads = s->nr_cpus;
-	if (nr_procs > nr_threads)
-		nr_procs = nr_threads;
-	if (!nr_procs || !nr_threads)
-		return -1;
-	/* Whole folios, and whole slices for each thread. */
-	per_proc = nr_threads / nr_procs;
-	pages = (pages / (folio * per_proc) + 1) * folio * per_proc;
-	s->nr_threads = nr_threads;
-	s->thread = calloc(nr_threads, sizeof(*s->thread));
-	s->mm = calloc(nr_procs, sizeof(*s->mm));
-	s->obj = calloc(nr_procs, sizeof(*s->obj));
-	if (!s->thread || !s->mm || !s->obj)
-		return -1;
-	for (i = 0; i < nr_procs; i++) {
-		struct object *o = (shared && i) ? &s->obj[0] :
-				   sim_object_new(s, pages, order);
-		struct mm *mm = o ? sim_mm_new(s, o) : NULL;
-
-		if (!mm)
-			return -1;
-		mm->scan_period_ns = (uint64_t)(p->v[P_SCAN_PERIOD_MIN_MS] * 1e6);
-	}
-	for (i = 0; i < nr_threads; i++) {
-		struct thread *t = &s->thread[i];
-		unsigned int proc = (unsigned int)((uint64_t)i * nr_procs / nr_threads);
-		struct mm *mm = &s->mm[proc];
-		unsigned int first = (unsigned int)(((uint64_t)proc * nr_threads + nr_procs - 1) / nr_procs);
-		unsigned int in_mm = (unsigned int)(((uint64_t)(proc + 1) * nr_threads + nr_procs - 1) / nr_procs) - first;
-
-		/* Spread over nodes: CPUs are numbered node by node. */
-		t->cpu = (unsigned int)((uint64_t)i * s->nr_cpus / nr_threads);
-		t->mm = mm;
-		t->slice_pages = mm->nr_pages / in_mm / folio * folio;
-		t->slice_start = (uint64_t)(i - first) * t->slice_pages;
-		if (i == first)
-			mm->first_thread = i;
-		mm->slice_pages = t->slice_pages;
-		mm->nr_threads = in_mm;
-		sim_mm_add_cpu(s, mm, t->cpu);
-	}
-	return 0;
-}
-
-/* First-touch placement: a slice lives on its thread's node, except a
- * misplaced share that starts on another node. */
-static void place_pages(struct sim *s)
-{
-	double misplaced = s->p.v[P_MISPLACED_FRACTION];
-	unsigned int i;
-	uint64_t v, f;
-
-	for (i = 0; i < s->nr_threads; i++) {
-		struct thread *t = &s->thread[i];
-		struct folio_page *fp = t->mm->obj->page;
-		unsigned int home = s->cpu[t->cpu].node;
-		uint64_t folio = 1ULL << fp[t->slice_start].order;
-
-		for (v = t->slice_start; v < t->slice_start + t->slice_pages; v += folio) {
-			unsigned int node = home;
-
-			if (s->nr_nodes > 1 && rng_unit(&s->rng) < misplaced)
-				node = (home + 1 + (unsigned int)rng_below(&s->rng, s->nr_nodes - 1)) %
-				       s->nr_nodes;
-			for (f = v; f < v + folio; f++)
-				fp[f].node = (uint8_t)node;
-		}
-	}
-}
-
-/* Partially mapped large folios: the second half of each is not mapped. */
-static void unmap_partial(struct sim *s)
-{
-	unsigned int i;
-	uint64_t v;
-
-	if (!s->p.v[P_SPLIT_PARTIAL_THP] || !s->p.v[P_FOLIO_ORDER])
-		return;
-	for (i = 0; i < s->nr_mms; i++) {
-		struct mm *mm = &s->mm[i];
-
-		for (v = 0; v < mm->nr_pages; v++) {
-			uint64_t nr = folio_pages(mm, v);
-
-			if ((v & (nr - 1)) >= nr / 2)
-				*pte_of(mm, v) = 0;
-		}
-	}
-}
-
-static int setup_numa(struct sim *s, const struct policy_def *pol)
-{
-	const struct params *p = &s->p;
-	double scale = p->v[P_SCALE];
-	unsigned int cpus = scaled(p->v[P_CPUS], scale, 2);
-	unsigned int nodes = (unsigned int)p->v[P_SOCKETS];
-	/* One thread per CPU unless told otherwise, so a CPU-count sweep
-	 * keeps the machine busy. */
-	unsigned int threads = p->set[P_THREADS] ? scaled(p->v[P_THREADS], scale, 1) : cpus;
-	unsigned int mappers = (unsigned int)p->v[P_SHARED_MAPPERS];
-	unsigned int procs = mappers > 1 ? mappers : (unsigned int)p->v[P_PROCESSES];
-	uint64_t pages = (uint64_t)(p->v[P_WORKING_SET_GIB] * scale * (1 << 18));
-	unsigned int i;
-
-	if (nodes > cpus)
-		nodes = cpus;
-	if (sim_machine_init(s, cpus, nodes) ||
-	    setup_common(s, threads, procs, mappers > 1, pages ? pages : 1))
-		return -1;
-	place_pages(s);
-	unmap_partial(s);
-	s->end_ns = (uint64_t)(p->v[P_DURATION_S] * scale * 1e9);
-	s->balancing = pol->balancing;
-	for (i = 0; i < s->nr_threads; i++)
-		sim_access_start(s, i);
-	for (i = 0; s->balancing && i < s->nr_mms; i++)
-		sim_schedule(s, (uint64_t)(p->v[P_SCAN_DELAY_MS] * 1e6) + i, EV_SCAN_START, i);
-	return 0;
-}
-
-static int setup_numa_balancing(struct sim *s, const struct policy_def *pol)
-{
-	s->migrate_policy = pol->value;
-	s->hint_policy = TLBP_HINT_DEFERRED_MAP;
-	return setup_numa(s, pol);
-}
-
-static int setup_numa_hint_fault(struct sim *s, const struct policy_def *pol)
-{
-	s->migrate_policy = TLBP_MIGRATE_BATCH_ALWAYS;
-	s->hint_policy = pol->unsafe ? TLBP_HINT_DEFERRED_MAP : pol->value;
-	return setup_numa(s, pol);
-}
-
-static void defaults_numa_hint_fault(struct params *p)
-{
-	/* pmbench-like: several processes, pareto accesses. */
-	params_default(p, P_CPUS, 96);
-	params_default(p, P_THREADS, 96);
-	params_default(p, P_PROCESSES, 4);
-	params_default(p, P_WORKING_SET_GIB, 32);
-	params_default(p, P_DURATION_S, 60);
-	params_default(p, P_PATTERN, PATTERN_PARETO);
-	/* Placed so that balancing moves millions of pages (the patch's
-	 * pmbench + migratepages runs); pmbench maps its buffer once. */
-	params_default(p, P_MISPLACED_FRACTION, 0.5);
-	params_default(p, P_MMAP_WRITER_HZ, 0);
-}
-
-static int setup_thp_split(struct sim *s, const struct policy_def *pol)
-{
-	const struct params *p = &s->p;
-	unsigned int threads = scaled(p->v[P_THREADS], p->v[P_SCALE], 1), i;
-	uint64_t ops = (uint64_t)p->v[P_THP_OPS_PER_THREAD];
-
-	s->split_policy = pol->value;
-	if (sim_machine_init(s, threads < 2 ? 2 : threads, (unsigned int)p->v[P_SOCKETS]) ||
-	    setup_common(s, threads, 1, false, threads * ops << PMD_ORDER))
-		return -1;
-	s->end_ns = UINT64_MAX / 2;
-	for (i = 0; i < s->nr_threads; i++)
-		sim_schedule(s, i, EV_THP_OP, i);
-	return 0;
-}
-
-static void defaults_thp_split(struct params *p)
-{
-	params_default(p, P_THREADS, 8);
-	params_default(p, P_CPUS, 8);
-	params_default(p, P_SOCKETS, 1);
-	params_default(p, P_BACKEND, BACKEND_ARM64_TLBI);
-	params_default(p, P_FOLIO_ORDER, PMD_ORDER);
-}
-
-static int setup_hugetlb_demote(struct sim *s, const struct policy_def *pol)
-{
-	const struct params *p = &s->p;
-
-	s->gp_policy = pol->value;
-	if (sim_machine_init(s, scaled(p->v[P_CPUS], p->v[P_SCALE], 2),
-			     (unsigned int)p->v[P_SOCKETS]))
-		return -1;
-	s->end_ns = UINT64_MAX / 2;
-	return sim_schedule(s, 0, EV_DEMOTE, 0);
-}
-
-static void defaults_hugetlb_demote(struct params *p)
-{
-	params_default(p, P_CPUS, 64);
-}
-
-const struct scenario scenarios[] = {
-	{ .name = "numa-balancing", .help = "NUMA balancing under load: the single-folio migration fast path",
-	  .policies = numa_policies, .nr_policies = N(numa_policies), .default_policy = "always",
-	  .defaults = NULL, .setup = setup_numa_balancing, .has_baseline = true },
-	{ .name = "numa-hint-fault", .help = "pmbench-like hint faults: map before or after the migration decision",
-	  .policies = hint_policies, .nr_policies = N(hint_policies), .default_policy = "deferred-map",
-	  .defaults = defaults_numa_hint_fault, .setup = setup_numa_hint_fault, .has_baseline = true },
-	{ .name = "thp-split", .help = "thpscale-like splits of PTE-mapped THPs: per-PTE or batched flush",
-	  .policies = split_policies, .nr_policies = N(split_policies), .default_policy = "batched",
-	  .defaults = defaults_thp_split, .setup = setup_thp_split, .has_baseline = false },
-	{ .name = "hugetlb-demote", .help = "demote 1 GiB HugeTLB pages to 2 MiB with HVO: grace periods per item or batched",
-	  .policies = demote_policies, .nr_policies = N(demote_policies), .default_policy = "batched",
-	  .defaults = defaults_hugetlb_demote, .setup = setup_hugetlb_demote, .has_baseline = false },
-};
-const unsigned int nr_scenarios = N(scenarios);
+const unsigned int nr_scenarios = sizeof(scenarios) / sizeof(scenarios[0]);
 
 const struct scenario *scenario_find(const char *name)
 {
 	unsigned int i;
 
 	for (i = 0; i < nr_scenarios; i++)
-		if (!strcmp(scenarios[i].name, name))
-			return &scenarios[i];
+		if (!strcmp(scenarios[i]->name, name))
+			return scenarios[i];
 	return NULL;
 }
 
@@ -298,6 +49,52 @@ void scenario_params(const struct scenario *sc, const struct params *user,
 	*out = *user;
 	if (sc->defaults)
 		sc->defaults(out);
+	sc->resolve(out);
+}
+
+void scenario_defaults(const struct scenario *sc, struct params *out)
+{
+	params_defaults(out);
+	if (sc->defaults)
+		sc->defaults(out);
+}
+
+bool scenario_reads(const struct scenario *sc, enum param_id id)
+{
+	unsigned int i;
+
+	for (i = 0; sc->params[i] != NR_PARAMS; i++)
+		if (sc->params[i] == id)
+			return true;
+	return false;
+}
+
+int scenario_check_reads(const struct scenario *sc, const char *kv, char *err,
+			 size_t errlen)
+{
+	size_t len = strcspn(kv, "="), n;
+	char name[64];
+	int id, i;
+
+	snprintf(name, sizeof(name), "%.*s", (int)len, kv);
+	id = param_lookup(name);
+	if (id < 0 || scenario_reads(sc, (enum param_id)id))
+		return 0;
+	n = (size_t)snprintf(err, errlen, "%s does not read %s; it reads:", sc->name, name);
+	for (i = 0; sc->params[i] != NR_PARAMS && n < errlen; i++)
+		n += (size_t)snprintf(err + n, errlen - n, "%s %s", i ? "," : "",
+				      param_defs[sc->params[i]].name);
+	return -1;
+}
+
+bool scenario_reports(const struct scenario *sc, enum metric_id id)
+{
+	unsigned int i;
+
+	for (i = 0; sc->metrics[i] != NR_METRICS; i++)
+		if (sc->metrics[i] == id)
+			return true;
+	return false;
 }
 
 static double now_s(void)

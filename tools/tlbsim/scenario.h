@@ -24,19 +24,48 @@ struct scenario {
 	const char *default_policy;
 	unsigned int nr_policies;
 	bool has_baseline; /* throughput loss needs the balancing-off twin */
+	/* The parameters it reads, ending with NR_PARAMS; setting any other
+	 * one is refused. */
+	const enum param_id *params;
+	/* The metrics it reports, in the order the tables show them, ending
+	 * with NR_METRICS; the first is the headline (sweep's default). */
+	const enum metric_id *metrics;
+	/* A count that is zero when the model was too small to do anything
+	 * (judged for policies with balancing on, or for every policy of a
+	 * scenario without a baseline). */
+	enum metric_id activity;
 	/* Scenario-specific defaults, applied unless the user set the value. */
 	void (*defaults)(struct params *p);
+	/* Requested -> effective: applies scale and clamps, in place, so that
+	 * setup builds exactly what the parameters then say. */
+	void (*resolve)(struct params *p);
+	/* The effective machine in one line, for the tables' header. */
+	void (*describe)(const struct params *eff, char *buf, size_t len);
+	/* A warning about effective parameters that cannot do what they ask
+	 * (written into @buf, true), or false. May be NULL. */
+	bool (*check)(const struct params *eff, char *buf, size_t len);
 	int (*setup)(struct sim *s, const struct policy_def *pol);
 };
 
-extern const struct scenario scenarios[];
+extern const struct scenario scenario_numa_balancing, scenario_numa_hint_fault,
+	scenario_thp_split, scenario_hugetlb_demote;
+extern const struct scenario *const scenarios[];
 extern const unsigned int nr_scenarios;
 
 const struct scenario *scenario_find(const char *name);
 const struct policy_def *scenario_policy(const struct scenario *sc, const char *name);
-/* The parameters a run uses: defaults, the scenario's, then the user's. */
+/* The parameters a run uses: defaults, the scenario's, the user's, then
+ * scaled and clamped into the effective machine. */
 void scenario_params(const struct scenario *sc, const struct params *user,
 		     struct params *out);
+/* The scenario's defaults (before the user's values and scaling). */
+void scenario_defaults(const struct scenario *sc, struct params *out);
+bool scenario_reads(const struct scenario *sc, enum param_id id);
+/* 0 if @sc reads the parameter of "@kv" (or "name"), else -1 with a
+ * one-line message listing the ones it reads. */
+int scenario_check_reads(const struct scenario *sc, const char *kv, char *err,
+			 size_t errlen);
+bool scenario_reports(const struct scenario *sc, enum metric_id id);
 /*
  * The balancing-off twin of a (parameters, seed), kept so that comparing
  * several policies on one seed runs it once.

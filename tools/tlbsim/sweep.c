@@ -7,11 +7,51 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "progress.h"
 #include "sweep.h"
 
-int sweep_parse(const char *vary, const struct params *base, struct sweep_spec *sw,
-		char *err, size_t errlen)
+/* Fills the effective values, and fails when two values run one model
+ * (a scale that rounds them together, a clamp to the CPU count). */
+static int sweep_effective(const struct scenario *sc, const struct params *base,
+			   struct sweep_spec *sw, const char *const *asked,
+			   char *err, size_t errlen)
 {
+	struct params *eff = calloc(sw->nr_values, sizeof(*eff));
+	unsigned int v, w;
+
+	if (!eff) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (v = 0; v < sw->nr_values; v++) {
+		struct params p = *base;
+
+		p.v[sw->param] = sw->values[v];
+		p.set[sw->param] = true;
+		scenario_params(sc, &p, &eff[v]);
+		sw->effective[v] = eff[v].v[sw->param];
+		param_format((enum param_id)sw->param, sw->effective[v], sw->text[v],
+			     sizeof(sw->text[v]));
+		for (w = 0; w < v; w++) {
+			if (memcmp(eff[w].v, eff[v].v, sizeof(eff[v].v)) != 0)
+				continue;
+			snprintf(err, errlen, "--vary %s: %s and %s run the same model "
+				 "(%s=%s once scaled and clamped); pick values further apart",
+				 param_defs[sw->param].name, asked[w], asked[v],
+				 param_defs[sw->param].name, sw->text[v]);
+			free(eff);
+			return -1;
+		}
+	}
+	free(eff);
+	return 0;
+}
+
+int sweep_parse(const struct scenario *sc, const char *vary, const struct params *base,
+		struct sweep_spec *sw, char *err, size_t errlen)
+{
+	char asked[SWEEP_MAX_VALUES][32];
+	const char *asked_p[SWEEP_MAX_VALUES];
 	const char *eq = strchr(vary, '=');
 	char name[64], kv[128], *list, *tok, *save = NULL;
 	struct params probe = *base;
@@ -27,6 +67,8 @@ int sweep_parse(const char *vary, const struct params *base, struct sweep_spec *
 		snprintf(err, errlen, "unknown parameter '%s' (see 'tlbsim list')", name);
 		return -1;
 	}
+	if (scenario_check_reads(sc, name, err, errlen))
+		return -1;
 	list = strdup(eq + 1);
 	if (!list) {
 		snprintf(err, errlen, "out of memory");
@@ -45,7 +87,8 @@ int sweep_parse(const char *vary, const struct params *base, struct sweep_spec *
 			return -1;
 		}
 		sw->values[sw->nr_values] = probe.v[sw->param];
-		snprintf(sw->text[sw->nr_values], sizeof(sw->text[0]), "%s", tok);
+		snprintf(asked[sw->nr_values], sizeof(asked[0]), "%s", tok);
+		asked_p[sw->nr_values] = asked[sw->nr_values];
 		sw->nr_values++;
 	}
 	free(list);
@@ -53,7 +96,7 @@ int sweep_parse(const char *vary, const struct params *base, struct sweep_spec *
 		snprintf(err, errlen, "--vary %s= has no values", name);
 		return -1;
 	}
-	return 0;
+	return sweep_effective(sc, base, sw, asked_p, err, errlen);
 }
 
 /*
@@ -77,7 +120,7 @@ static int list_next(const char **p, char *buf, size_t size)
 	return 1;
 }
 
-unsigned int sweep_metric_ids(const char *list, int *ids)
+unsigned int sweep_metric_ids(const struct scenario *sc, const char *list, int *ids)
 {
 	const char *p = list;
 	unsigned int n = 0;
@@ -87,7 +130,12 @@ unsigned int sweep_metric_ids(const char *list, int *ids)
 	while ((more = list_next(&p, name, sizeof(name))) > 0) {
 		id = metric_lookup(name);
 		if (id < 0) {
-			fail("unknown metric '%s' (see 'tlbsim list')", name);
+			fail("unknown metric '%s' (see 'tlbsim list metrics')", name);
+			return 0;
+		}
+		if (!scenario_reports(sc, (enum metric_id)id)) {
+			fail("%s does not report %s (see 'tlbsim list %s')", sc->name, name,
+			     sc->name);
 			return 0;
 		}
 		if (n == SWEEP_MAX_METRICS) {
@@ -125,7 +173,7 @@ static int plot(const struct options *o, const char *file, const struct sweep_sp
 	/* noenhanced: metric names have underscores, not subscripts. */
 	const char *term = ext && !strcmp(ext, ".svg") ? "svg size 800,500 noenhanced" :
 			   "pngcairo size 800,500 noenhanced";
-	double lo = sw->values[0], hi = sw->values[0];
+	double lo = sw->effective[0], hi = sw->effective[0];
 	char data[] = "/tmp/tlbsim-sweep-XXXXXX";
 	unsigned int k, v;
 	FILE *f, *gp;
@@ -139,7 +187,7 @@ static int plot(const struct options *o, const char *file, const struct sweep_sp
 	for (k = 0; k < o->nr_policies; k++) {
 		fprintf(f, "# %s\n", o->policies[k]);
 		for (v = 0; v < sw->nr_values; v++)
-			fprintf(f, "%.10g %.10g\n", sw->values[v],
+			fprintf(f, "%.10g %.10g\n", sw->effective[v],
 				rs->r[v * o->nr_policies + k].metrics.v[metric]);
 		fprintf(f, "\n\n");
 	}
@@ -151,11 +199,11 @@ static int plot(const struct options *o, const char *file, const struct sweep_sp
 	}
 	fprintf(gp, "set terminal %s\nset output '%s'\n", term, file);
 	fprintf(gp, "set title '%s: %s'\nset xlabel '%s'\nset ylabel '%s'\n",
-		o->sc->name, metric_names[metric], param_defs[sw->param].name,
-		metric_names[metric]);
+		o->sc->name, metric_defs[metric].name, param_defs[sw->param].name,
+		metric_defs[metric].name);
 	for (v = 1; v < sw->nr_values; v++) {
-		lo = sw->values[v] < lo ? sw->values[v] : lo;
-		hi = sw->values[v] > hi ? sw->values[v] : hi;
+		lo = sw->effective[v] < lo ? sw->effective[v] : lo;
+		hi = sw->effective[v] > hi ? sw->effective[v] : hi;
 	}
 	/* Values spanning more than a decade (CPU counts, threads) read
 	 * better on a base-2 axis. */
@@ -178,7 +226,7 @@ static void print_table(const struct options *o, const struct sweep_spec *sw,
 {
 	unsigned int v, k;
 
-	printf("%s: %s by %s\n%-14s", o->sc->name, metric_names[metric],
+	printf("%s: %s by %s\n%-14s", o->sc->name, metric_defs[metric].name,
 	       param_defs[sw->param].name, param_defs[sw->param].name);
 	for (k = 0; k < o->nr_policies; k++)
 		printf(" %22s", o->policies[k]);
@@ -204,7 +252,7 @@ static int plot_all(const struct options *o, const struct sweep_spec *sw,
 	while (!ret && list_next(&p, file, sizeof(file)) > 0) {
 		for (m = 0; m < nr_metrics && !ret; m++) {
 			plot_name(out, sizeof(out), file,
-				  nr_metrics > 1 ? metric_names[metrics[m]] : NULL);
+				  nr_metrics > 1 ? metric_defs[metrics[m]].name : NULL);
 			ret = plot(o, out, sw, rs, metrics[m]);
 		}
 	}
@@ -213,10 +261,12 @@ static int plot_all(const struct options *o, const struct sweep_spec *sw,
 
 int sweep_run(const struct options *o, const struct sweep_spec *sw)
 {
-	int metrics[SWEEP_MAX_METRICS] = { M_TLB_IRQS_PER_MIGRATED_PAGE };
-	unsigned int nr_metrics = o->metric ? sweep_metric_ids(o->metric, metrics) : 1;
-	unsigned int v, k, m, total = sw->nr_values * o->nr_policies, done = 0;
+	int metrics[SWEEP_MAX_METRICS] = { o->sc->metrics[0] };
+	unsigned int nr_metrics = o->metric ? sweep_metric_ids(o->sc, o->metric, metrics) : 1;
+	unsigned int v, k, m;
 	struct records rs = { 0 };
+	struct progress pg;
+	char label[96];
 	int ret = 0;
 
 	if (!nr_metrics)
@@ -231,20 +281,23 @@ int sweep_run(const struct options *o, const struct sweep_spec *sw)
 		if (more < 0)
 			return fail("bad --plot list '%s'", o->plot);
 	}
+	progress_start(&pg, sw->nr_values * o->nr_policies);
 	for (v = 0; v < sw->nr_values && !ret; v++) {
 		struct params p = o->params;
 
 		p.v[sw->param] = sw->values[v];
 		p.set[sw->param] = true;
 		for (k = 0; k < o->nr_policies && !ret; k++) {
-			fprintf(stderr, "\rsweep: %u/%u %s=%s policy=%s   ", ++done, total,
-				param_defs[sw->param].name, sw->text[v], o->policies[k]);
 			ret = cli_run_one(o, o->policies[k], o->seed, 0, &p, &rs);
+			snprintf(label, sizeof(label), "%s=%s, %s", param_defs[sw->param].name,
+				 sw->text[v], o->policies[k]);
+			progress_step(&pg, label);
 		}
 	}
-	fprintf(stderr, "\n");
+	progress_end(&pg);
 	if (ret)
 		goto out;
+	report_machine(stdout, o->sc, &rs.r[0].params);
 	for (m = 0; m < nr_metrics; m++) {
 		if (m)
 			printf("\n");

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * numa-hint-fault: a pmbench-like load where the hint fault maps the page
+ * before or after deciding to migrate it (do_numa_page()).
+ */
+#include "scenario_setup.h"
+
+static const struct policy_def numa_hint_fault_policies[] = {
+	{ "eager-map", TLBP_HINT_EAGER_MAP, UNSAFE_NONE, true, "map, then decide (before v5.13)" },
+	{ "deferred-map", TLBP_HINT_DEFERRED_MAP, UNSAFE_NONE, true, "decide, map only if not migrating (v5.13+)" },
+	{ "off", TLBP_HINT_DEFERRED_MAP, UNSAFE_NONE, false, "NUMA balancing disabled (baseline)" },
+	NUMA_UNSAFE_POLICIES,
+};
+
+static int setup_numa_hint_fault(struct sim *s, const struct policy_def *pol)
+{
+	s->migrate_policy = TLBP_MIGRATE_BATCH_ALWAYS;
+	s->hint_policy = pol->unsafe ? TLBP_HINT_DEFERRED_MAP : pol->value;
+	return scenario_setup_numa(s, pol);
+}
+
+static void defaults_numa_hint_fault(struct params *p)
+{
+	/* pmbench-like: several processes, pareto accesses. */
+	params_default(p, P_CPUS, 96);
+	params_default(p, P_THREADS, 96);
+	params_default(p, P_PROCESSES, 4);
+	params_default(p, P_WORKING_SET_GIB, 32);
+	params_default(p, P_DURATION_S, 60);
+	params_default(p, P_PATTERN, PATTERN_PARETO);
+	/* Placed so that balancing moves millions of pages (the patch's
+	 * pmbench + migratepages runs); pmbench maps its buffer once. */
+	params_default(p, P_MISPLACED_FRACTION, 0.5);
+	params_default(p, P_MMAP_WRITER_HZ, 0);
+}
+
+const struct scenario scenario_numa_hint_fault = {
+	.name = "numa-hint-fault",
+	.help = "pmbench-like hint faults: map before or after the migration decision",
+	.policies = numa_hint_fault_policies,
+	.nr_policies = ARRAY_SIZE(numa_hint_fault_policies),
+	.default_policy = "deferred-map",
+	.has_baseline = true,
+	.defaults = defaults_numa_hint_fault,
+	.params = scenario_numa_params,
+	.metrics = scenario_numa_metrics,
+	.activity = M_MIGRATED_PAGES,
+	.resolve = scenario_numa_resolve,
+	.describe = scenario_numa_describe,
+	.check = scenario_numa_check,
+	.setup = setup_numa_hint_fault,
+};

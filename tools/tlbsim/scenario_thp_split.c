@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * thp-split: thpscale-like threads that fault in PMD-sized THPs and split
+ * them while PTE-mapped, flushing per PTE or once per folio.
+ */
+#include <stdio.h>
+#include "scenario_setup.h"
+
+static const struct policy_def thp_split_policies[] = {
+	{ "per-pte", TLBP_SPLIT_FLUSH_PER_PTE, UNSAFE_NONE, false, "flush each PTE (before v6.7)" },
+	{ "batched", TLBP_SPLIT_FLUSH_BATCHED, UNSAFE_NONE, false, "one flush per folio (v6.7+)" },
+};
+
+/* The folios are always PMD-sized and each thread's own: no folio_order,
+ * working set or sharing to choose. */
+static const enum param_id thp_split_params[] = {
+	P_CPUS, P_SOCKETS, P_THREADS, P_SCALE, P_THP_OPS_PER_THREAD,
+	P_PTE_UPDATE_NS, P_FAULT_NS, SCENARIO_FLUSH_COST_PARAMS,
+	SCENARIO_BATCH_PARAMS, NR_PARAMS,
+};
+
+static const enum metric_id thp_split_metrics[] = {
+	M_OP_LATENCY_US_MEAN, M_SPLITS, M_TLB_IPIS_SENT, M_TLB_IRQS_RECEIVED,
+	M_FULL_FLUSHES, M_RANGED_FLUSHES, SCENARIO_RUN_METRICS,
+};
+
+static void resolve_thp_split(struct params *p)
+{
+	double scale = p->v[P_SCALE];
+	unsigned int threads = scenario_scaled(p->v[P_THREADS], scale, 1);
+	/* A machine as big as the threads unless told otherwise: thpscale
+	 * runs one thread per CPU. */
+	unsigned int cpus = p->set[P_CPUS] ? scenario_scaled(p->v[P_CPUS], scale, 2) :
+			    (threads < 2 ? 2 : threads);
+
+	p->v[P_CPUS] = cpus;
+	p->v[P_THREADS] = threads < cpus ? threads : cpus;
+	scenario_clamp_sockets(p);
+}
+
+static void describe_thp_split(const struct params *eff, char *buf, size_t len)
+{
+	int n = scenario_describe_cpus(eff, buf, len);
+
+	if (n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "; %g threads splitting %g THPs each",
+			 eff->v[P_THREADS], eff->v[P_THP_OPS_PER_THREAD]);
+}
+
+static int setup_thp_split(struct sim *s, const struct policy_def *pol)
+{
+	const struct params *p = &s->p;
+	unsigned int threads = (unsigned int)p->v[P_THREADS], i;
+	uint64_t ops = (uint64_t)p->v[P_THP_OPS_PER_THREAD];
+
+	s->split_policy = pol->value;
+	if (sim_machine_init(s, (unsigned int)p->v[P_CPUS], (unsigned int)p->v[P_SOCKETS]) ||
+	    scenario_setup_common(s, threads, 1, false, threads * ops << PMD_ORDER))
+		return -1;
+	s->end_ns = UINT64_MAX / 2;
+	for (i = 0; i < s->nr_threads; i++)
+		sim_schedule(s, i, EV_THP_OP, i);
+	return 0;
+}
+
+static void defaults_thp_split(struct params *p)
+{
+	params_default(p, P_THREADS, 8);
+	params_default(p, P_CPUS, 8);
+	params_default(p, P_SOCKETS, 1);
+	params_default(p, P_BACKEND, BACKEND_ARM64_TLBI);
+	/* Not a choice (not in thp_split_params): setup_common reads it. */
+	p->v[P_FOLIO_ORDER] = PMD_ORDER;
+}
+
+const struct scenario scenario_thp_split = {
+	.name = "thp-split",
+	.help = "thpscale-like splits of PTE-mapped THPs: per-PTE or batched flush",
+	.policies = thp_split_policies,
+	.nr_policies = ARRAY_SIZE(thp_split_policies),
+	.default_policy = "batched",
+	.params = thp_split_params,
+	.metrics = thp_split_metrics,
+	.activity = M_SPLITS,
+	.defaults = defaults_thp_split,
+	.resolve = resolve_thp_split,
+	.describe = describe_thp_split,
+	.setup = setup_thp_split,
+};
