@@ -15,15 +15,12 @@ ratio over a handful of pages is noise, not a measurement).
 """
 import argparse
 import json
-import re
 import statistics
 import sys
 
-MIN_MIGRATED = 100
+from testbed_log import kv, warnings
 
-WARN_RE = re.compile(r'(WARNING: CPU|------------\[ cut here \]|BUG: |kernel BUG at|'
-                     r'Oops|general protection fault|Kernel panic|Call Trace:|'
-                     r'page dumped because|UBSAN:|list_(add|del) corruption)')
+MIN_MIGRATED = 100
 
 VMSTAT_KEYS = ('pgmigrate_success', 'pgmigrate_fail', 'numa_pages_migrated',
                'numa_hint_faults', 'numa_hint_faults_local', 'numa_pte_updates',
@@ -64,17 +61,6 @@ def parse_log(text):
     return snaps, markers, dmesg
 
 
-def kv(text):
-    out = {}
-    for tok in text.split():
-        k, _, v = tok.partition('=')
-        try:
-            out[k] = float(v) if '.' in v else int(v)
-        except ValueError:
-            out[k] = v
-    return out
-
-
 def vmstat(text):
     return {k: int(v) for k, v in (l.split() for l in text.splitlines() if len(l.split()) == 2)
             if v.lstrip('-').isdigit()}
@@ -100,7 +86,7 @@ def record(a):
            'metrics': {}}
     if 'params' in markers:
         rec['params'].update({'workload_' + k: v for k, v in kv(markers['params']).items()})
-    warn = [l.strip() for l in text.splitlines() if WARN_RE.search(l)]
+    warn = warnings(text)
     status = 'ok'
     if 'boot' not in markers:
         status = 'boot-failed'

@@ -35,76 +35,21 @@ while [ $# -gt 0 ]; do
 done
 srcdir=$(cd "${1:-.}" && pwd)
 cache=${TLBP_TESTBED_DIR:-/var/tmp/tlbp-testbed}
-tarball=${TLBP_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 start=$(date +%s)
 say() { echo "testbed [$(( $(date +%s) - start ))s]: $*" >&2; }
 
-for tool in qemu-system-x86_64 cpio gzip python3 flex bison bc gcc make; do
+for tool in qemu-system-x86_64 python3; do
 	command -v $tool >/dev/null || { echo "testbed: $tool not installed (scripts/install-deps.sh --ci)" >&2; exit 1; }
 done
-[ -r "$tarball" ] || { echo "testbed: no $tarball (apt-get install linux-source-6.12)" >&2; exit 1; }
-busybox=$(command -v busybox || true)
-[ -n "$busybox" ] && file -L "$busybox" 2>/dev/null | grep -q static || busybox=/bin/busybox
-[ -x "$busybox" ] || { echo "testbed: busybox-static not installed" >&2; exit 1; }
-mkdir -p "$cache"
 
 # --- the kernel, cached by source version and everything that goes into it
-key=$( (ls -l "$tarball" | awk '{print $5}'; basename "$tarball"
-	cat "$srcdir"/kernel/patches/6.12/*.patch "$srcdir"/kernel/testbed/config-6.12 \
-		"$srcdir"/scripts/vendor-into-kernel.sh "$srcdir"/kernel/tlbpolicy_module.c \
-		"$srcdir"/lib/*.c "$srcdir"/lib/*.h "$srcdir"/include/tlbpolicy/*.h) |
-	sha256sum | cut -c1-12)
-kdir=$cache/kernel-$key
-bzimage=$kdir/bzImage
-exec 9>"$cache/lock"
-flock 9
-if [ -s "$bzimage" ]; then
-	say "reusing kernel $kdir"
-else
-	say "building kernel $key (about 6 min on 2 cores; log $kdir/build.log)"
-	rm -rf "$kdir" && mkdir -p "$kdir"
-	# Keep only the newest few kernels.
-	ls -dt "$cache"/kernel-* 2>/dev/null | tail -n +4 | xargs -r rm -rf
-	tar -xJf "$tarball" -C "$kdir"
-	ksrc=$(ls -d "$kdir"/linux-source-*)
-	sh "$srcdir/scripts/vendor-into-kernel.sh" "$ksrc" "$srcdir" >"$kdir/build.log"
-	for p in "$srcdir"/kernel/patches/6.12/*.patch; do
-		patch -d "$ksrc" -p1 --forward --quiet <"$p" >>"$kdir/build.log" 2>&1 || {
-			echo "testbed: $(basename "$p") does not apply:" >&2; tail -n 20 "$kdir/build.log" >&2; exit 1; }
-	done
-	obj=$kdir/obj
-	mkdir -p "$obj"
-	{
-		make -C "$ksrc" O="$obj" tinyconfig &&
-		"$ksrc/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
-			"$srcdir/kernel/testbed/config-6.12" &&
-		make -C "$ksrc" O="$obj" olddefconfig
-	} >>"$kdir/build.log" 2>&1 || { tail -n 30 "$kdir/build.log" >&2; exit 1; }
-	for opt in $(grep '^CONFIG_.*=' "$srcdir/kernel/testbed/config-6.12"); do
-		grep -qx "$opt" "$obj/.config" || {
-			echo "testbed: $opt did not survive olddefconfig" >&2; exit 1; }
-	done
-	b0=$(date +%s)
-	make -C "$ksrc" O="$obj" -j"$(nproc)" bzImage >>"$kdir/build.log" 2>&1 || {
-		grep -E 'error|Error' "$kdir/build.log" | head -n 20 >&2; exit 1; }
-	cp "$obj/arch/x86/boot/bzImage" "$bzimage.tmp" && mv "$bzimage.tmp" "$bzimage"
-	say "kernel built in $(( $(date +%s) - b0 )) s"
-	# The object tree is kept for incremental rebuilds by hand; the
-	# source is not needed again.
-	rm -rf "$ksrc"
-fi
+bzimage=$(sh "$srcdir/scripts/testbed-kernel.sh" "$srcdir")
+key=$(basename "$(dirname "$bzimage")" | sed 's/^kernel-//')
 
 # --- the initramfs: busybox, the workloads, /init
 work=$cache/work
-rm -rf "$work" && mkdir -p "$work/root/bin" "$work/root/proc" "$work/root/sys" "$work/root/dev"
-for w in numa_regions thp_split; do
-	gcc -O2 -static -pthread -std=gnu11 -Wall -Wextra -Werror \
-		-o "$work/root/bin/$w" "$srcdir/tools/testbed/$w.c" "$srcdir/tools/testbed/tb_common.c"
-done
-cp "$busybox" "$work/root/bin/busybox"
-cp "$srcdir/tools/testbed/init.sh" "$work/root/init"
-chmod +x "$work/root/init"
-(cd "$work/root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initramfs.gz"
+mkdir -p "$work"
+sh "$srcdir/scripts/testbed-initramfs.sh" "$srcdir" "$work/initramfs.gz"
 [ "$build_only" -eq 0 ] || { say "kernel $bzimage, initramfs $work/initramfs.gz"; exit 0; }
 
 # --- the matrix
@@ -153,15 +98,9 @@ for r in $(seq 1 "$runs"); do
 		say "run $n/$total: $scenario $policy (repeat $r)"
 		t0=$(date +%s)
 		rc=0
-		timeout $((window + warmup + 150)) qemu-system-x86_64 \
-			-accel tcg,thread=multi -m 2G -smp $vcpus,sockets=2 \
-			-object memory-backend-ram,id=m0,size=1G \
-			-object memory-backend-ram,id=m1,size=1G \
-			-numa node,nodeid=0,cpus=0-$((vcpus / 2 - 1)),memdev=m0 \
-			-numa node,nodeid=1,cpus=$((vcpus / 2))-$((vcpus - 1)),memdev=m1 \
-			-nographic -no-reboot -kernel "$bzimage" -initrd "$work/initramfs.gz" \
-			-append "console=ttyS0 loglevel=5 panic=-1 TB_WORKLOAD=$workload TB_ARGS=$wargs TB_MIGRATE=$migrate TB_HINT=$hint TB_SPLIT=$split" \
-			</dev/null >"$log" 2>&1 || rc=$?
+		sh "$srcdir/scripts/testbed-boot.sh" "$bzimage" "$work/initramfs.gz" \
+			$((window + warmup + 150)) "$log" TB_WORKLOAD=$workload TB_ARGS=$wargs \
+			TB_MIGRATE=$migrate TB_HINT=$hint TB_SPLIT=$split || rc=$?
 		elapsed=$(( $(date +%s) - t0 ))
 		python3 "$srcdir/scripts/testbed-report.py" record --log "$log" \
 			--scenario "$scenario" --policy "$policy" --run "$r" \

@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+"""What every testbed report reads in a guest's console log: kernel
+warnings and "key=value" marker lines. Imported by testbed-report.py and
+testbed-selftests-report.py (a script's own directory is on sys.path)."""
+import re
+
+# A WARN, BUG or oops anywhere in a console log fails the run that printed
+# it, whatever its counters say.
+WARN_RE = re.compile(r'(WARNING: CPU|------------\[ cut here \]|BUG: |kernel BUG at|'
+                     r'Oops|general protection fault|Kernel panic|Call Trace:|'
+                     r'page dumped because|UBSAN:|list_(add|del) corruption)')
+
+
+def warnings(text):
+    """The console lines that show a kernel warning, in order."""
+    return [l.strip() for l in text.splitlines() if WARN_RE.search(l)]
+
+
+def kv(text):
+    """'a=1 b=2.5 c=x' -> {'a': 1, 'b': 2.5, 'c': 'x'}."""
+    out = {}
+    for tok in text.split():
+        k, _, v = tok.partition('=')
+        try:
+            out[k] = float(v) if '.' in v else int(v)
+        except ValueError:
+            out[k] = v
+    return out
+
+
+def marker(line):
+    """The '@@...' part of a console line, or None. The firmware's terminal
+    resets can share a line with a marker."""
+    line = line.rstrip('\r')
+    i = line.find('@@')
+    return line[i:] if i >= 0 else None
