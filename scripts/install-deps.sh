@@ -18,6 +18,8 @@ if [ "${1:-}" = "--ci" ]; then
 	# headers' comments, and the kernel testbed (make testbed-gate: built
 	# with the tools here, booted under qemu with a busybox initramfs).
 	pkgs="$pkgs linux-source-6.12 flex bison bc libelf-dev python3 gzip"
+	# The mm selftests, built static for the testbed guest (libnuma.a).
+	pkgs="$pkgs libnuma-dev"
 fi
 missing=""
 for p in $pkgs; do

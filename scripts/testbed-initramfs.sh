@@ -19,7 +19,7 @@ busybox=$(command -v busybox || true)
 root=$(mktemp -d "${TMPDIR:-/var/tmp}/tlbp-initramfs.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/tmp"
-for w in numa_regions thp_split; do
+for w in numa_regions thp_split integrity microbench; do
 	gcc -O2 -static -pthread -std=gnu11 -Wall -Wextra -Werror \
 		-o "$root/bin/$w" "$srcdir/tools/testbed/$w.c" "$srcdir/tools/testbed/tb_common.c"
 done

@@ -3,8 +3,8 @@
 # Every repository path that README.md or docs/*.md names, in backticks or
 # as a link target, exists: the docs cannot point at a file that moved.
 # A path is the repository's when it starts with one of its top-level
-# directories. Two names look like ours and are not: docs/api/ (make docs
-# writes it) and scripts/kernel-doc (the kernel tree's).
+# directories. Some names look like ours and are not: docs/api/ (make docs
+# writes it), scripts/kernel-doc and tools/testing/ (the kernel tree's).
 set -eu
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 build=$(cd "$top_builddir" && pwd)
@@ -15,7 +15,7 @@ for doc in README.md docs/*.md; do
 	  grep -o '](\([^)]*\))' "$doc" | sed 's/^](//; s/)$//'; } |
 	sed 's/[#:].*//; s/[.,;]$//' |
 	grep -E '^(\.\./)?(lib|include/tlbpolicy|tools|tests|scripts|docs|bench|examples|kernel|\.ci|LICENSES)(/|$)' |
-	grep -v -e '[[:space:]*<>$]' -e '^docs/api/' -e '^scripts/kernel-doc$' |
+	grep -v -e '[[:space:]*<>$]' -e '^docs/api/' -e '^scripts/kernel-doc$' -e '^tools/testing/' |
 	sort -u | sed "s|^|$doc |"
 done >"$tmp"
 status=0
