@@ -29,9 +29,12 @@ if [ -f "$out/.done" ]; then
 	exit 0
 fi
 rm -rf "$out" && mkdir -p "$out"
-say "unpacking $(basename "$tarball") (about a minute)"
-tar -xJf "$tarball" -C "$out"
-ksrc=$(ls -d "$out"/linux-source-*)
+say "unpacking $(basename "$tarball") (the parts the headers and tests need)"
+top=$(basename "$tarball" .tar.xz)
+tar -xJf "$tarball" -C "$out" --wildcards "$top/Makefile" "$top/Kbuild" "$top/Kconfig" \
+	"$top/scripts/*" "$top/arch/x86/*" "$top/include/*" "$top/usr/*" "$top/tools/*" \
+	"$top/mm/gup_test.h"
+ksrc=$out/$top
 say "installing the 6.12 uapi headers"
 make -s -C "$ksrc" O="$out/hdr" headers >"$out/build.log" 2>&1 || {
 	tail -n 20 "$out/build.log" >&2; exit 1; }
