@@ -160,7 +160,12 @@ int params_set(struct params *p, const char *kv, char *err, size_t errlen)
 	}
 	d = &param_defs[id];
 	if (parse_value(d, eq + 1, &v)) {
-		snprintf(err, errlen, "bad value '%s' for %s", eq + 1, name);
+		size_t n = (size_t)snprintf(err, errlen, "bad value '%s' for %s", eq + 1, name);
+		int i;
+
+		for (i = 0; d->choices && d->choices[i] && n < errlen; i++)
+			n += (size_t)snprintf(err + n, errlen - n, "%s%s", i ? ", " : ": one of ",
+					      d->choices[i]);
 		return -1;
 	}
 	if (v < d->min || v > d->max || (d->integer && v != floor(v))) {
