@@ -361,5 +361,43 @@ expect_hint "merge: $tmp/jobs dir/pts.txt:" merge "$tmp/jobs dir/pts.txt"
 expect_hint "merge needs result files" merge
 expect_hint "merge: no parameter varies between the files" merge "$tmp/a.json"
 
+# run --timeline: an SVG of the run over virtual time, one rectangle per
+# scan pass; the storm of TLB interrupts under always is higher than
+# under skip-single on the same seed.
+expect_hint "--timeline 'x.png': the file name must end in .svg" run numa-balancing --timeline x.png
+expect_hint "--timeline does not apply to compare" compare numa-balancing --timeline x.svg
+n=$((n + 1))
+"$tlbsim" run hugetlb-demote --set demote_pages=1 --timeline "$tmp/h.svg" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 2 ] || [ "$(cat "$tmp/err")" != "tlbsim: --timeline: the run took no virtual time, there is nothing to draw" ]; then
+	echo "FAIL: a timeline of no virtual time -> exit $rc"; cat "$tmp/err"; fails=$((fails + 1))
+fi
+n=$((n + 1))
+targs="run numa-balancing --set scale=0.05 --seed 0 --no-timing"
+# shellcheck disable=SC2086
+if ! "$tlbsim" $targs --policy always --timeline "$tmp/always.svg" >"$tmp/out" 2>/dev/null ||
+   ! "$tlbsim" $targs --policy skip-single --timeline "$tmp/single.svg" >/dev/null 2>&1 ||
+   [ "$(grep -c '<title>scan pass of' "$tmp/always.svg")" -ne \
+     "$(awk '$1 == "scan_passes" { print $2 }' "$tmp/out")" ] ||
+   ! grep -q 'TLB interrupts received per second' "$tmp/always.svg"; then
+	echo "FAIL: run --timeline"; fails=$((fails + 1))
+fi
+n=$((n + 1))
+# Each panel scales to its peak: the IRQ panel's top label (its third).
+axis_top() { grep "text-anchor='end' font-size='11'>" "$1" | sed -n '3s/.*>\([^<]*\)<.*/\1/p'; }
+top_always=$(axis_top "$tmp/always.svg")
+top_single=$(axis_top "$tmp/single.svg")
+if ! awk -v a="$top_always" -v b="$top_single" 'BEGIN { exit !(a + 0 > b + 0) }'; then
+	echo "FAIL: the IRQ axis under always ($top_always) is not above skip-single's ($top_single)"
+	fails=$((fails + 1))
+fi
+# A run longer than a second reports its virtual time on stderr.
+n=$((n + 1))
+"$tlbsim" run numa-balancing --set scale=0.3 --policy always >"$tmp/out" 2>"$tmp/err"
+if grep -q "virtual time" "$tmp/out" ||
+   ! grep -qE '^tlbsim: virtual time [0-9.]+ of 54.0 s, [0-9]+ s elapsed, about [0-9]+ s left$' "$tmp/err"; then
+	echo "FAIL: run progress"; cat "$tmp/err"; fails=$((fails + 1))
+fi
+
 echo "$((n - fails)) passed, $fails failed"
 [ $fails -eq 0 ]

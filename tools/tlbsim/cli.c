@@ -15,7 +15,9 @@
 #include "cli.h"
 #include "options.h"
 #include "merge.h"
+#include "run_watch.h"
 #include "runner.h"
+#include "timeline_svg.h"
 #include "suggest.h"
 #include "sweep.h"
 
@@ -68,22 +70,47 @@ int write_outputs(const struct options *o, const struct records *rs)
 	return 0;
 }
 
+/* run --timeline: the picture's file, titled with what ran. */
+static int write_timeline(const struct options *o, const struct run_record *r,
+			  const struct timeline *tl)
+{
+	char title[160], machine[256];
+
+	if (tl->oom)
+		return fail("--timeline: out of memory for the samples");
+	snprintf(title, sizeof(title), "tlbsim %s, policy %s, seed %" PRIu64, o->sc->name,
+		 r->policy, r->seed);
+	o->sc->describe(&r->params, machine, sizeof(machine));
+	return timeline_write_svg(o->timeline, tl, title, machine);
+}
+
 static int cmd_run(struct options *o)
 {
 	struct run_task t = { .policy = o->policy ? o->policy : o->sc->default_policy,
 			      .seed = o->seed, .params = o->params };
 	struct plan pl = { 0 };
 	struct records rs = { 0 };
+	struct run_watch w;
+	struct params eff;
 	int ret;
 
+	scenario_params(o->sc, &o->params, &eff);
+	run_watch_start(&w, o->timeline != NULL,
+			scenario_reads(o->sc, P_DURATION_S) ?
+			(uint64_t)(eff.v[P_DURATION_S] * 1e9) : 0);
+	o->tick = &w.tick;
 	snprintf(t.label, sizeof(t.label), "%s", t.policy);
 	if (plan_add(&pl, &t))
 		return fail("out of memory");
 	ret = runner_execute(o, &pl, &rs);
+	run_watch_end(&w);
 	if (!ret) {
 		report_run(stdout, &rs.r[0]);
 		ret = write_outputs(o, &rs);
 	}
+	if (!ret && o->timeline)
+		ret = write_timeline(o, &rs.r[0], &w.tl);
+	timeline_free(&w.tl);
 	plan_free(&pl);
 	records_free(&rs);
 	return ret;

@@ -34,6 +34,7 @@ struct options {
 	const char **inputs;    /* merge: the result files */
 	unsigned int nr_inputs;
 	bool no_timing;
+	const struct sim_tick *tick; /* run: the timeline and progress hook */
 	struct baseline *base; /* balancing-off twin shared by the runs of a seed */
 	unsigned int *warned;  /* WARN_* already printed by this command */
 };

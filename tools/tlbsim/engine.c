@@ -15,11 +15,24 @@ int sim_schedule(struct sim *s, uint64_t at, enum event_kind kind, uint32_t arg)
 	return sim_schedule_page(s, at, kind, arg, 0);
 }
 
+/* The tick hook for every boundary up to @until. */
+static void tick_until(struct sim *s, uint64_t until)
+{
+	while (s->tick_next <= until) {
+		s->tick->fn(s->tick->ctx, s, s->tick_next);
+		s->tick_next += s->tick->every_ns;
+	}
+}
+
 void sim_run(struct sim *s)
 {
 	struct event ev;
 
+	if (s->tick)
+		s->tick_next = s->tick->every_ns;
 	while (heap_pop(&s->heap, &ev)) {
+		if (s->tick && ev.time >= s->tick_next)
+			tick_until(s, ev.time);
 		s->now = ev.time;
 		s->st.sim_events++;
 		switch (ev.kind) {
@@ -52,6 +65,13 @@ void sim_run(struct sim *s)
 			tlbp_gather_finish(&s->mm[i].gather, &s->mm[i].cpus, NULL);
 			s->mm[i].in_pass = false;
 		}
+	}
+	/* Up to the last event: scenarios that run until their work is done
+	 * have no real end time. */
+	if (s->tick) {
+		tick_until(s, s->now);
+		if (s->tick_next - s->tick->every_ns < s->now) /* the last, partial interval */
+			s->tick->fn(s->tick->ctx, s, s->now);
 	}
 	s->now = s->end_ns;
 }

@@ -46,8 +46,8 @@ static void compute(const struct options *o, const struct run_task *t,
 {
 	const struct policy_def *pol = scenario_policy(o->sc, t->policy);
 
-	res->failed = scenario_run(o->sc, &t->params, pol, t->seed, &res->metrics, cache,
-				   res->err, sizeof(res->err)) != 0;
+	res->failed = scenario_run_ticked(o->sc, &t->params, pol, t->seed, &res->metrics,
+					  cache, o->tick, res->err, sizeof(res->err)) != 0;
 }
 
 /* What a finished run prints and records, in plan order; 0 or 1. */
@@ -90,7 +90,9 @@ static int execute_here(const struct options *o, const struct plan *pl, struct r
 	for (k = 0; k < pl->len && !ret; k++) {
 		memset(&res, 0, sizeof(res));
 		compute(o, &pl->t[k], o->base, &res);
-		progress_step(&pg, pl->t[k].label);
+		/* A single run is watched from inside (run_watch.h). */
+		if (pl->len > 1)
+			progress_step(&pg, pl->t[k].label);
 		if (res.failed)
 			progress_end(&pg);
 		ret = account(o, &pl->t[k], &res, rs);

@@ -107,7 +107,7 @@ static double now_s(void)
 
 static int run_one(const struct scenario *sc, const struct params *p,
 		   const struct policy_def *pol, uint64_t seed, struct metrics *out,
-		   char *err, size_t errlen)
+		   const struct sim_tick *tick, char *err, size_t errlen)
 {
 	struct sim *s = calloc(1, sizeof(*s));
 	double t0 = now_s();
@@ -120,6 +120,7 @@ static int run_one(const struct scenario *sc, const struct params *p,
 		return -1;
 	}
 	s->p = *p;
+	s->tick = tick;
 	s->unsafe = pol->unsafe;
 	s->flush_ops = backend_ops((enum backend_kind)p->v[P_BACKEND]);
 	rng_seed(&s->rng, seed);
@@ -164,6 +165,14 @@ int scenario_run(const struct scenario *sc, const struct params *user,
 		 const struct policy_def *pol, uint64_t seed, struct metrics *out,
 		 struct baseline *cache, char *err, size_t errlen)
 {
+	return scenario_run_ticked(sc, user, pol, seed, out, cache, NULL, err, errlen);
+}
+
+int scenario_run_ticked(const struct scenario *sc, const struct params *user,
+			const struct policy_def *pol, uint64_t seed, struct metrics *out,
+			struct baseline *cache, const struct sim_tick *tick, char *err,
+			size_t errlen)
+{
 	struct baseline local = { 0 }, *base = cache ? cache : &local;
 	struct params p;
 
@@ -172,7 +181,7 @@ int scenario_run(const struct scenario *sc, const struct params *user,
 		*out = base->m; /* this very run is the cached twin */
 		return 0;
 	}
-	if (run_one(sc, &p, pol, seed, out, err, errlen))
+	if (run_one(sc, &p, pol, seed, out, tick, err, errlen))
 		return -1;
 	if (!sc->has_baseline)
 		return 0;
@@ -185,7 +194,7 @@ int scenario_run(const struct scenario *sc, const struct params *user,
 	if (!same_run(base, &p, seed)) {
 		struct metrics off;
 
-		if (run_one(sc, &p, scenario_policy(sc, "off"), seed, &off, err, errlen))
+		if (run_one(sc, &p, scenario_policy(sc, "off"), seed, &off, NULL, err, errlen))
 			return -1;
 		remember_twin(base, &p, seed, &off);
 		out->v[M_WALL_SECONDS] += off.v[M_WALL_SECONDS];

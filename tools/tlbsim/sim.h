@@ -139,8 +139,23 @@ struct stats {
 	uint64_t demoted_pages;
 };
 
+/*
+ * A hook the engine calls every @every_ns of virtual time, before the
+ * first event past each boundary: the state it sees is the state at the
+ * boundary. Only installed on request (run --timeline, run progress), so
+ * other runs pay one predictable branch per event.
+ */
+struct sim;
+struct sim_tick {
+	uint64_t every_ns;
+	void (*fn)(void *ctx, const struct sim *s, uint64_t at);
+	void *ctx;
+};
+
 struct sim {
 	struct params p;
+	const struct sim_tick *tick; /* NULL: none */
+	uint64_t tick_next;
 	struct rng rng;
 	struct event_heap heap;
 	uint64_t now, end_ns;
