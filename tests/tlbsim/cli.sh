@@ -93,6 +93,13 @@ expect_out "^  cpus +scenario +64 " list hugetlb-demote
 expect_out "^  cpus +scenario +384 " list numa-balancing
 expect_out "^  tlb_irqs_per_migrated_page +IRQs/page " list metrics
 expect_no_out "migrated_pages" list hugetlb-demote
+# Sources cite the public source itself, and a scenario's own defaults
+# their own source (thp-split's 8 CPUs are not numa-balancing's 2 x 192).
+for sc in numa-balancing numa-hint-fault thp-split hugetlb-demote; do
+	expect_no_out "cost-model|emulator\.md|spec/|row [0-9]" list $sc
+done
+expect_out "^  cpus +scenario +8 +CPUs +the thread count unless set" list thp-split
+expect_no_out "^  cpus .*192" list thp-split
 
 # Determinism: the same seed gives byte-identical JSON, CSV and stdout.
 n=$((n + 1))

@@ -53,7 +53,7 @@ static void list_scenario(const struct scenario *sc)
 			continue;
 		param_format((enum param_id)i, def.v[i], buf, sizeof(buf));
 		printf("  %-22s %-9s %12s  %-14s %s\n", d->name, param_kind_name(d->kind),
-		       buf, d->unit, d->source);
+		       buf, d->unit, scenario_param_source(sc, (enum param_id)i));
 	}
 	printf("\nmetrics (in this order in tables, JSON and CSV):\n");
 	for (m = sc->metrics; *m != NR_METRICS; m++)

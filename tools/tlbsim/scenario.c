@@ -69,6 +69,16 @@ bool scenario_reads(const struct scenario *sc, enum param_id id)
 	return false;
 }
 
+const char *scenario_param_source(const struct scenario *sc, enum param_id id)
+{
+	const struct param_source *ps;
+
+	for (ps = sc->sources; ps && ps->id != NR_PARAMS; ps++)
+		if (ps->id == id)
+			return ps->source;
+	return param_defs[id].source;
+}
+
 int scenario_check_reads(const struct scenario *sc, const char *kv, char *err,
 			 size_t errlen)
 {

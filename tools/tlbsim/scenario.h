@@ -17,6 +17,12 @@ struct policy_def {
 	const char *help;
 };
 
+/* Where a scenario's own default of a parameter comes from. */
+struct param_source {
+	enum param_id id;
+	const char *source;
+};
+
 struct scenario {
 	const char *name;
 	const char *help;
@@ -34,8 +40,10 @@ struct scenario {
 	 * (judged for policies with balancing on, or for every policy of a
 	 * scenario without a baseline). */
 	enum metric_id activity;
-	/* Scenario-specific defaults, applied unless the user set the value. */
+	/* Scenario-specific defaults, applied unless the user set the value,
+	 * and their sources (ending with NR_PARAMS; may be NULL). */
 	void (*defaults)(struct params *p);
+	const struct param_source *sources;
 	/* Requested -> effective: applies scale and clamps, in place, so that
 	 * setup builds exactly what the parameters then say. */
 	void (*resolve)(struct params *p);
@@ -61,6 +69,8 @@ void scenario_params(const struct scenario *sc, const struct params *user,
 /* The scenario's defaults (before the user's values and scaling). */
 void scenario_defaults(const struct scenario *sc, struct params *out);
 bool scenario_reads(const struct scenario *sc, enum param_id id);
+/* The source of @sc's default of @id: its own, else the parameter's. */
+const char *scenario_param_source(const struct scenario *sc, enum param_id id);
 /* 0 if @sc reads the parameter of "@kv" (or "name"), else -1 with a
  * one-line message listing the ones it reads. */
 int scenario_check_reads(const struct scenario *sc, const char *kv, char *err,

@@ -71,6 +71,11 @@ static int setup_hugetlb_demote(struct sim *s, const struct policy_def *pol)
 	return sim_schedule(s, 0, EV_DEMOTE, 0);
 }
 
+static const struct param_source sources[] = {
+	{ P_CPUS, "assumption: a mid-size host; a demote's flushes reach every CPU" },
+	{ NR_PARAMS, NULL },
+};
+
 static void defaults_hugetlb_demote(struct params *p)
 {
 	params_default(p, P_CPUS, 64);
@@ -86,6 +91,7 @@ const struct scenario scenario_hugetlb_demote = {
 	.metrics = hugetlb_demote_metrics,
 	.activity = M_SYNC_CALLS,
 	.defaults = defaults_hugetlb_demote,
+	.sources = sources,
 	.resolve = resolve_hugetlb_demote,
 	.describe = describe_hugetlb_demote,
 	.check = check_hugetlb_demote,

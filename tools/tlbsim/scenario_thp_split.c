@@ -63,6 +63,15 @@ static int setup_thp_split(struct sim *s, const struct policy_def *pol)
 	return 0;
 }
 
+#define SPLIT_PATCH "'mm: huge_memory: batch tlb flush when splitting a pte-mapped THP' (v6.7)"
+static const struct param_source sources[] = {
+	{ P_THREADS, "assumption: the middle of the 1..32 thpscale threads of " SPLIT_PATCH },
+	{ P_CPUS, "the thread count unless set: one thread per CPU, as thpscale runs" },
+	{ P_SOCKETS, "assumption: one socket, the split is local to its CPU" },
+	{ P_BACKEND, "arm64-tlbi: the back-end " SPLIT_PATCH " measured" },
+	{ NR_PARAMS, NULL },
+};
+
 static void defaults_thp_split(struct params *p)
 {
 	params_default(p, P_THREADS, 8);
@@ -83,6 +92,7 @@ const struct scenario scenario_thp_split = {
 	.metrics = thp_split_metrics,
 	.activity = M_SPLITS,
 	.defaults = defaults_thp_split,
+	.sources = sources,
 	.resolve = resolve_thp_split,
 	.describe = describe_thp_split,
 	.setup = setup_thp_split,
