@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <check.h>
 #include "sim.h"
+#include "paths.h"
 #include "suite_runner.h"
 
 #define NR_CPUS 4

@@ -7,6 +7,7 @@
  * (real time only); remaps and flushes cost CPU time (sys).
  */
 #include "sim.h"
+#include "paths.h"
 
 #define DEMOTE_FANOUT 512 /* 1 GiB / 2 MiB */
 

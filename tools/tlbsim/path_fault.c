@@ -4,6 +4,7 @@
  * policy (eager or deferred map) chosen by the scenario.
  */
 #include "sim.h"
+#include "paths.h"
 
 struct fault_ctx {
 	struct sim *s;

@@ -8,6 +8,7 @@
  * the unbatched path is tlbp_clear_flush(). The model only carries them out.
  */
 #include "sim.h"
+#include "paths.h"
 
 static unsigned int pte_to_tlbp(uint8_t pte)
 {

@@ -6,6 +6,8 @@
  * The latency of one operation is the time its CPU spent in the kernel.
  */
 #include "sim.h"
+#include "engine.h"
+#include "paths.h"
 
 struct split_ctx {
 	struct sim *s;

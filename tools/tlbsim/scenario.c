@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 #include "scenario.h"
+#include "engine.h"
+#include "paths.h"
 
 double scenario_last_bytes_per_page;
 
@@ -134,6 +136,7 @@ static int run_one(const struct scenario *sc, const struct params *p,
 	s->unsafe = pol->unsafe;
 	s->flush_ops = backend_ops((enum backend_kind)p->v[P_BACKEND]);
 	rng_seed(&s->rng, seed);
+	sim_paths_register(s);
 	if (sc->setup(s, pol)) {
 		snprintf(err, errlen, "%s: cannot build the model (out of memory?)", sc->name);
 		goto out;

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include "scenario_setup.h"
+#include "engine.h"
 
 static const struct policy_def hugetlb_demote_policies[] = {
 	{ "per-item", TLBP_GP_PER_ITEM, UNSAFE_NONE, false, "a grace period and a flush per folio" },

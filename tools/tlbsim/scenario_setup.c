@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "scenario_setup.h"
+#include "engine.h"
+#include "paths.h"
 
 unsigned int scenario_scaled(double v, double scale, unsigned int floor_)
 {

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include "scenario_setup.h"
+#include "engine.h"
 
 static const struct policy_def thp_split_policies[] = {
 	{ "per-pte", TLBP_SPLIT_FLUSH_PER_PTE, UNSAFE_NONE, false, "flush each PTE (before v6.7)" },

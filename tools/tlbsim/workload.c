@@ -19,6 +19,8 @@
  */
 #include <math.h>
 #include "sim.h"
+#include "engine.h"
+#include "paths.h"
 
 static uint64_t pick_in(struct sim *s, uint64_t n)
 {
