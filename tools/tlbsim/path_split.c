@@ -81,7 +81,7 @@ void sim_thp_op(struct sim *s, unsigned int ti)
 		tlb_insert(&c->tlb, tlb_key(t->mm->id, vpn), t->mm->obj->page[vpn].frame_gen);
 	}
 	c->acct.fault_ns += (uint64_t)s->p.v[P_FAULT_NS];
-	if (tlbp_split_init(&split, s->split_policy, &split_ops, &ctx, &c->batch) ||
+	if (tlbp_split_init(&split, s->policy.split, &split_ops, &ctx, &c->batch) ||
 	    tlbp_split_unmap(&split, &folio, &res))
 		oracle_violation(s, "split failed", t->mm->id, head);
 	took = cpu_path_ns(c) - before;

@@ -11,7 +11,7 @@
 
 struct policy_def {
 	const char *name;
-	int value;               /* the library policy it selects */
+	struct policy_choice lib; /* the library policies it selects */
 	enum unsafe_mode unsafe; /* test-only: breaks a rule on purpose */
 	bool balancing;          /* NUMA balancing on */
 	const char *help;

@@ -8,8 +8,8 @@
 #include "engine.h"
 
 static const struct policy_def hugetlb_demote_policies[] = {
-	{ "per-item", TLBP_GP_PER_ITEM, UNSAFE_NONE, false, "a grace period and a flush per folio" },
-	{ "batched", TLBP_GP_BATCHED, UNSAFE_NONE, false, "one grace period per batch (v6.12+)" },
+	{ "per-item", { .gp = TLBP_GP_PER_ITEM }, UNSAFE_NONE, false, "a grace period and a flush per folio" },
+	{ "batched", { .gp = TLBP_GP_BATCHED }, UNSAFE_NONE, false, "one grace period per batch (v6.12+)" },
 };
 
 static const enum param_id hugetlb_demote_params[] = {
@@ -65,7 +65,7 @@ static int setup_hugetlb_demote(struct sim *s, const struct policy_def *pol)
 {
 	const struct params *p = &s->p;
 
-	s->gp_policy = pol->value;
+	s->policy.gp = pol->lib.gp;
 	if (sim_machine_init(s, (unsigned int)p->v[P_CPUS], (unsigned int)p->v[P_SOCKETS]))
 		return -1;
 	s->end_ns = UINT64_MAX / 2;

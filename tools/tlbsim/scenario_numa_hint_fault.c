@@ -6,16 +6,16 @@
 #include "scenario_setup.h"
 
 static const struct policy_def numa_hint_fault_policies[] = {
-	{ "eager-map", TLBP_HINT_EAGER_MAP, UNSAFE_NONE, true, "map, then decide (before v5.13)" },
-	{ "deferred-map", TLBP_HINT_DEFERRED_MAP, UNSAFE_NONE, true, "decide, map only if not migrating (v5.13+)" },
-	{ "off", TLBP_HINT_DEFERRED_MAP, UNSAFE_NONE, false, "NUMA balancing disabled (baseline)" },
+	{ "eager-map", { .hint = TLBP_HINT_EAGER_MAP }, UNSAFE_NONE, true, "map, then decide (before v5.13)" },
+	{ "deferred-map", { .hint = TLBP_HINT_DEFERRED_MAP }, UNSAFE_NONE, true, "decide, map only if not migrating (v5.13+)" },
+	{ "off", { .hint = TLBP_HINT_DEFERRED_MAP }, UNSAFE_NONE, false, "NUMA balancing disabled (baseline)" },
 	NUMA_UNSAFE_POLICIES,
 };
 
 static int setup_numa_hint_fault(struct sim *s, const struct policy_def *pol)
 {
-	s->migrate_policy = TLBP_MIGRATE_BATCH_ALWAYS;
-	s->hint_policy = pol->unsafe ? TLBP_HINT_DEFERRED_MAP : pol->value;
+	s->policy.migrate = TLBP_MIGRATE_BATCH_ALWAYS;
+	s->policy.hint = pol->lib.hint;
 	return scenario_setup_numa(s, pol);
 }
 

@@ -8,8 +8,8 @@
 #include "engine.h"
 
 static const struct policy_def thp_split_policies[] = {
-	{ "per-pte", TLBP_SPLIT_FLUSH_PER_PTE, UNSAFE_NONE, false, "flush each PTE (before v6.7)" },
-	{ "batched", TLBP_SPLIT_FLUSH_BATCHED, UNSAFE_NONE, false, "one flush per folio (v6.7+)" },
+	{ "per-pte", { .split = TLBP_SPLIT_FLUSH_PER_PTE }, UNSAFE_NONE, false, "flush each PTE (before v6.7)" },
+	{ "batched", { .split = TLBP_SPLIT_FLUSH_BATCHED }, UNSAFE_NONE, false, "one flush per folio (v6.7+)" },
 };
 
 /* The folios are always PMD-sized and each thread's own: no folio_order,
@@ -54,7 +54,7 @@ static int setup_thp_split(struct sim *s, const struct policy_def *pol)
 	unsigned int threads = (unsigned int)p->v[P_THREADS], i;
 	uint64_t ops = (uint64_t)p->v[P_THP_OPS_PER_THREAD];
 
-	s->split_policy = pol->value;
+	s->policy.split = pol->lib.split;
 	if (sim_machine_init(s, (unsigned int)p->v[P_CPUS], (unsigned int)p->v[P_SOCKETS]) ||
 	    scenario_setup_common(s, threads, 1, false, threads * ops << PMD_ORDER))
 		return -1;

@@ -164,6 +164,18 @@ struct sim_tick {
 
 struct event;
 
+/*
+ * The library policy each decision point of a run uses. A scenario's
+ * policy selects those its paths decide with; the others keep their
+ * zero value, which no path of that scenario reads.
+ */
+struct policy_choice {
+	enum tlbp_migrate_batch_policy migrate;
+	enum tlbp_hint_policy hint;
+	enum tlbp_split_policy split;
+	enum tlbp_gp_policy gp;
+};
+
 struct sim {
 	struct params p;
 	/* What each event kind does: registered by the kernel paths
@@ -191,10 +203,7 @@ struct sim {
 	/* arm64: CPUs issuing broadcast TLBIs at once, as seen by op_cpu's
 	 * operation (the path sets both); others count as alone. */
 	unsigned int op_cpu, op_issuers;
-	int migrate_policy;       /* enum tlbp_migrate_batch_policy */
-	int hint_policy;          /* enum tlbp_hint_policy */
-	int split_policy;         /* enum tlbp_split_policy */
-	int gp_policy;            /* enum tlbp_gp_policy */
+	struct policy_choice policy;
 	enum unsafe_mode unsafe;
 	bool balancing;           /* NUMA scanner on */
 	struct stats st;
