@@ -1,51 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * tlbsim: list | run | compare | sweep. Every error is one line on stderr
+ * tlbsim: list | run | compare | sweep | merge. Every error is one line on stderr
  * and exit status 2 (usage) or 1 (a run failed).
  */
 #include <errno.h>
 #include <limits.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
-#include "cli.h"
-#include "options.h"
+#include "diag.h"
+#include "list.h"
 #include "merge.h"
+#include "options.h"
+#include "outpath.h"
 #include "run_watch.h"
 #include "runner.h"
-#include "timeline_svg.h"
 #include "suggest.h"
 #include "sweep.h"
-
-int fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "tlbsim: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	return 2;
-}
-
-void warn_once(const struct options *o, unsigned int bit, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (*o->warned & bit)
-		return;
-	*o->warned |= bit;
-	fprintf(stderr, "tlbsim: warning: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-}
+#include "timeline_svg.h"
 
 /* Default policy set for compare/sweep: every non-test policy. */
 static void default_policies(struct options *o)
@@ -57,17 +32,6 @@ static void default_policies(struct options *o)
 	for (k = 0; k < o->sc->nr_policies && o->nr_policies < MAX_POLICIES; k++)
 		if (!o->sc->policies[k].unsafe)
 			o->policies[o->nr_policies++] = o->sc->policies[k].name;
-}
-
-int write_outputs(const struct options *o, const struct records *rs)
-{
-	char err[160];
-
-	if (o->json && report_json(o->json, rs, err, sizeof(err)))
-		return fail("%s", err);
-	if (o->csv && report_csv(o->csv, rs, err, sizeof(err)))
-		return fail("%s", err);
-	return 0;
 }
 
 /* run --timeline: the picture's file, titled with what ran. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 #include <string.h>
-#include "cli.h"
+#include "diag.h"
 #include "itemlist.h"
 
 unsigned int itemlist_split(const char *opt, char *list, const char **items,

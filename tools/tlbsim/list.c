@@ -2,7 +2,8 @@
 /* tlbsim list: the scenarios, one scenario's knobs, the metric dictionary. */
 #include <stdio.h>
 #include <string.h>
-#include "cli.h"
+#include "diag.h"
+#include "list.h"
 #include "options.h"
 #include "suggest.h"
 

@@ -4,8 +4,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "cli.h"
+#include "diag.h"
 #include "merge.h"
+#include "options.h"
+#include "outpath.h"
 #include "sweep.h"
 
 /* Sets @p's parameter @key from its JSON value, checked like --set. */

@@ -3,7 +3,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
+#include "diag.h"
 #include "itemlist.h"
 #include "options.h"
 #include "outpath.h"

@@ -5,7 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cli.h"
+#include "diag.h"
+#include "options.h"
 #include "outpath.h"
 
 int outpath_has_ext(const char *path, const char *ext)
@@ -65,4 +66,15 @@ int outpath_check(const char *opt, const char *path, const char *const *exts)
 		     !S_ISDIR(st.st_mode) ? "is not a directory" : "is not writable");
 	free(dir);
 	return ok ? 0 : 2;
+}
+
+int write_outputs(const struct options *o, const struct records *rs)
+{
+	char err[160];
+
+	if (o->json && report_json(o->json, rs, err, sizeof(err)))
+		return fail("%s", err);
+	if (o->csv && report_csv(o->csv, rs, err, sizeof(err)))
+		return fail("%s", err);
+	return 0;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
-/* Output files, checked before the first run rather than after the last. */
+/* Output files: checked before the first run rather than after the last,
+ * and the records written at the end. */
 #ifndef TLBSIM_OUTPATH_H
 #define TLBSIM_OUTPATH_H
 
@@ -15,5 +16,11 @@ int outpath_check(const char *opt, const char *path, const char *const *exts);
 
 /* True if @path ends in @ext. */
 int outpath_has_ext(const char *path, const char *ext);
+
+struct options;
+struct records;
+
+/* The --json and --csv files of @rs; 0, or 2 after a one-line error. */
+int write_outputs(const struct options *o, const struct records *rs);
 
 #endif

@@ -6,8 +6,8 @@
  * failure), through tlbp_gp_batch_run(). A grace period is slept through
  * (real time only); remaps and flushes cost CPU time (sys).
  */
-#include "sim.h"
 #include "paths.h"
+#include "sim.h"
 
 #define DEMOTE_FANOUT 512 /* 1 GiB / 2 MiB */
 

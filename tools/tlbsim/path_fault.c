@@ -3,8 +3,8 @@
  * The NUMA hint fault: tlbp_hint_fault_handle() over the model, with the
  * policy (eager or deferred map) chosen by the scenario.
  */
-#include "sim.h"
 #include "paths.h"
+#include "sim.h"
 
 struct fault_ctx {
 	struct sim *s;

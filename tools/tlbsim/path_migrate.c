@@ -7,8 +7,8 @@
  * is tlbp_batch_should_defer(); what to queue is tlbp_batch_add_pending();
  * the unbatched path is tlbp_clear_flush(). The model only carries them out.
  */
-#include "sim.h"
 #include "paths.h"
+#include "sim.h"
 
 static unsigned int pte_to_tlbp(uint8_t pte)
 {

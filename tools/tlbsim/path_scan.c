@@ -17,9 +17,9 @@
  * then sleep (lost work, no cycles).
  */
 #include <math.h>
-#include "sim.h"
 #include "engine.h"
 #include "paths.h"
+#include "sim.h"
 
 /* kernel/sched/fair.c: NUMA_PERIOD_SLOTS and NUMA_PERIOD_THRESHOLD */
 #define PERIOD_SLOTS 10

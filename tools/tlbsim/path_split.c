@@ -5,9 +5,9 @@
  * tlbp_split_unmap() (per-PTE or batched flushes, the scenario's policy).
  * The latency of one operation is the time its CPU spent in the kernel.
  */
-#include "sim.h"
 #include "engine.h"
 #include "paths.h"
+#include "sim.h"
 
 struct split_ctx {
 	struct sim *s;

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "cli.h"
+#include "diag.h"
 #include "outpath.h"
 #include "plot.h"
 

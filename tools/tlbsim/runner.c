@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli.h"
+#include "diag.h"
+#include "options.h"
 #include "progress.h"
 #include "runner.h"
 #include "workers.h"

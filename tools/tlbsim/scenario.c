@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "scenario.h"
 #include "engine.h"
 #include "paths.h"
+#include "scenario.h"
 
 double scenario_last_bytes_per_page;
 

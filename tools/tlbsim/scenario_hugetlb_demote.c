@@ -4,8 +4,8 @@
  * optimisation (HVO) on, a grace period and a flush per item or per batch.
  */
 #include <stdio.h>
-#include "scenario_setup.h"
 #include "engine.h"
+#include "scenario_setup.h"
 
 static const struct policy_def hugetlb_demote_policies[] = {
 	{ "per-item", { .gp = TLBP_GP_PER_ITEM }, UNSAFE_NONE, false, "a grace period and a flush per folio" },

@@ -4,8 +4,8 @@
  * them while PTE-mapped, flushing per PTE or once per folio.
  */
 #include <stdio.h>
-#include "scenario_setup.h"
 #include "engine.h"
+#include "scenario_setup.h"
 
 static const struct policy_def thp_split_policies[] = {
 	{ "per-pte", { .split = TLBP_SPLIT_FLUSH_PER_PTE }, UNSAFE_NONE, false, "flush each PTE (before v6.7)" },

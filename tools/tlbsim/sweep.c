@@ -8,8 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
+#include "diag.h"
 #include "itemlist.h"
+#include "options.h"
 #include "runner.h"
 #include "sweep.h"
 

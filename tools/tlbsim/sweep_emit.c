@@ -11,7 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
+#include "diag.h"
+#include "options.h"
 #include "sweep.h"
 
 /* " 's'": @s in single quotes for sh, a quote inside written as '\'' */

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
+#include "diag.h"
+#include "options.h"
+#include "outpath.h"
 #include "plot.h"
 #include "sweep.h"
 

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include "cli.h"
+#include "diag.h"
 #include "timeline.h"
 #include "timeline_svg.h"
 

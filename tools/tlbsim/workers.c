@@ -7,7 +7,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "cli.h"
+#include "diag.h"
 #include "progress.h"
 #include "workers.h"
 

@@ -18,9 +18,9 @@
  * is what keeps large working sets fast.
  */
 #include <math.h>
-#include "sim.h"
 #include "engine.h"
 #include "paths.h"
+#include "sim.h"
 
 static uint64_t pick_in(struct sim *s, uint64_t n)
 {
