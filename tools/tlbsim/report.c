@@ -5,20 +5,17 @@
 #include <stdlib.h>
 #include <stdbool.h>
 #include <string.h>
+#include "grow.h"
 #include "report.h"
 #include "scenario.h"
 
 int records_add(struct records *rs, const struct run_record *r)
 {
-	if (rs->len == rs->cap) {
-		size_t cap = rs->cap ? 2 * rs->cap : 16;
-		struct run_record *grown = realloc(rs->r, cap * sizeof(*grown));
+	void *arr = rs->r;
 
-		if (!grown)
-			return -1;
-		rs->r = grown;
-		rs->cap = cap;
-	}
+	if (grow_for_one(&arr, &rs->cap, rs->len, sizeof(*rs->r), 16))
+		return -1;
+	rs->r = arr;
 	rs->r[rs->len++] = *r;
 	return 0;
 }

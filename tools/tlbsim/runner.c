@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "diag.h"
+#include "grow.h"
 #include "options.h"
 #include "progress.h"
 #include "runner.h"
@@ -12,15 +13,11 @@
 
 int plan_add(struct plan *pl, const struct run_task *t)
 {
-	if (pl->len == pl->cap) {
-		size_t cap = pl->cap ? 2 * pl->cap : 16;
-		struct run_task *grown = realloc(pl->t, cap * sizeof(*grown));
+	void *arr = pl->t;
 
-		if (!grown)
-			return -1;
-		pl->t = grown;
-		pl->cap = cap;
-	}
+	if (grow_for_one(&arr, &pl->cap, pl->len, sizeof(*pl->t), 16))
+		return -1;
+	pl->t = arr;
 	pl->t[pl->len++] = *t;
 	return 0;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 #include <stdlib.h>
+#include "grow.h"
 #include "sim.h"
 #include "timeline.h"
 
@@ -17,19 +18,14 @@ void timeline_sample(void *ctx, const struct sim *s, uint64_t at)
 {
 	struct timeline *tl = ctx;
 	struct timeline_sample *x;
+	void *arr = tl->v;
 	unsigned int i;
 
-	if (tl->len == tl->cap) {
-		size_t cap = tl->cap ? 2 * tl->cap : 1024;
-		struct timeline_sample *grown = realloc(tl->v, cap * sizeof(*grown));
-
-		if (!grown) {
-			tl->oom = true;
-			return;
-		}
-		tl->v = grown;
-		tl->cap = cap;
+	if (grow_for_one(&arr, &tl->cap, tl->len, sizeof(*tl->v), 1024)) {
+		tl->oom = true;
+		return;
 	}
+	tl->v = arr;
 	x = &tl->v[tl->len++];
 	*x = (struct timeline_sample){
 		.at_ns = at,
