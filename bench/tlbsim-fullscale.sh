@@ -16,7 +16,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 measure() {
 	label=$1; shift
-	/usr/bin/time -f "%e %M" -o "$tmp/t" "$tlbsim" "$@" --csv "$tmp/csv" >/dev/null
+	/usr/bin/time -f "%e %M" -o "$tmp/t" "$tlbsim" "$@" --csv "$tmp/out.csv" >/dev/null
 	read -r wall rss <"$tmp/t"
 	awk -v l="$label" -v w="$wall" -v r="$rss" 'BEGIN { printf "%-44s %6.1f s wall, peak RSS %4.0f MiB\n", l, w, r / 1024 }'
 }

@@ -6,13 +6,14 @@
 #include <stdlib.h>
 #include <check.h>
 #include "sim.h"
+#include "paths.h"
 #include "suite_runner.h"
 
 #define NR_CPUS 4
 #define NR_PAGES 1024
 
 static struct sim *tiny(enum backend_kind be, enum unsafe_mode unsafe,
-			int hint_policy)
+			enum tlbp_hint_policy hint_policy)
 {
 	struct sim *s = calloc(1, sizeof(*s));
 	struct object *o;
@@ -24,8 +25,8 @@ static struct sim *tiny(enum backend_kind be, enum unsafe_mode unsafe,
 	s->p.v[P_BACKEND] = be;
 	s->flush_ops = backend_ops(be);
 	s->unsafe = unsafe;
-	s->migrate_policy = TLBP_MIGRATE_BATCH_ALWAYS;
-	s->hint_policy = hint_policy;
+	s->policy.migrate = TLBP_MIGRATE_BATCH_ALWAYS;
+	s->policy.hint = hint_policy;
 	s->end_ns = UINT64_MAX / 2;
 	rng_seed(&s->rng, 1);
 	ck_assert_int_eq(sim_machine_init(s, NR_CPUS, 2), 0);
@@ -211,7 +212,7 @@ END_TEST
  * makes it PROT_NONE but has not flushed yet; CPU 0 takes a hint fault on
  * it and migrates it to its own node. The migration must flush CPU 1.
  */
-static struct sim *race(enum unsafe_mode unsafe, int hint_policy)
+static struct sim *race(enum unsafe_mode unsafe, enum tlbp_hint_policy hint_policy)
 {
 	struct sim *s = tiny(BACKEND_X86_IPI, unsafe, hint_policy);
 	struct mm *mm = &s->mm[0];

@@ -93,6 +93,13 @@ expect_out "^  cpus +scenario +64 " list hugetlb-demote
 expect_out "^  cpus +scenario +384 " list numa-balancing
 expect_out "^  tlb_irqs_per_migrated_page +IRQs/page " list metrics
 expect_no_out "migrated_pages" list hugetlb-demote
+# Sources cite the public source itself, and a scenario's own defaults
+# their own source (thp-split's 8 CPUs are not numa-balancing's 2 x 192).
+for sc in numa-balancing numa-hint-fault thp-split hugetlb-demote; do
+	expect_no_out "cost-model|emulator\.md|spec/|row [0-9]" list $sc
+done
+expect_out "^  cpus +scenario +8 +CPUs +the thread count unless set" list thp-split
+expect_no_out "^  cpus .*192" list thp-split
 
 # Determinism: the same seed gives byte-identical JSON, CSV and stdout.
 n=$((n + 1))
@@ -201,7 +208,7 @@ expect_no_out "migrated_pages|hint_faults" compare thp-split --set thp_ops_per_t
 # finished run when stderr is not a terminal; never on stdout.
 n=$((n + 1))
 "$tlbsim" compare numa-balancing --set scale=0.2 --policies always,off --no-timing \
-	>"$tmp/out" 2>"$tmp/err"
+	--jobs 1 >"$tmp/out" 2>"$tmp/err"
 if grep -q "runs done" "$tmp/out" ||
    ! grep -qE '^tlbsim: 2/2 runs done \(off, seed 1\), [0-9]+ s elapsed, about 0 s left$' "$tmp/err"; then
 	echo "FAIL: compare progress"; cat "$tmp/err"; fails=$((fails + 1))
@@ -231,6 +238,172 @@ n=$((n + 1))
 	--no-timing >/dev/null 2>"$tmp/err"
 if ! grep -q 'stale-translation violations; the first: frame copied while a CPU still caches it (mm [0-9]*, page 0x' "$tmp/err"; then
 	echo "FAIL: a violation run does not describe its first violation"; fails=$((fails + 1))
+fi
+
+
+# Options a command does not take, empty or repeated list items, and the
+# choices of an enumerated value: refused before any run.
+expect_hint "--plot does not apply to compare (sweep, merge take it)" compare numa-balancing --plot x.svg
+expect_hint "--pairs does not apply to run" run numa-balancing --pairs 2
+expect_hint "--jobs does not apply to run" run numa-balancing --jobs 2
+expect_hint "--emit-jobs does not apply to compare" compare numa-balancing --emit-jobs j
+expect_hint "--no-timing does not apply to merge" merge "$tmp/a.json" --no-timing
+expect_hint "--metric does not apply to compare" compare numa-balancing --metric migrated_pages
+expect_hint "--vary: empty item" sweep numa-balancing --vary cpus=4,,8
+expect_hint "--vary: empty item" sweep numa-balancing --vary cpus=4,8,
+expect_hint "--vary: '8' is given twice" sweep numa-balancing --vary cpus=8,4,8
+expect_hint "--policies: 'always' is given twice" compare numa-balancing --policies always,off,always
+expect_hint "--policies: empty item" sweep numa-balancing --vary cpus=4,8 --policies always,
+expect_hint "--metric: 'migrated_pages' is given twice" sweep numa-balancing --vary cpus=4,8 --metric migrated_pages,migrated_pages
+expect_hint "--plot: empty item" sweep numa-balancing --vary cpus=4,8 --plot a.svg,,b.svg
+expect_hint "bad value 'sparc' for backend: one of x86-ipi, arm64-tlbi" run numa-balancing --set backend=sparc
+expect_hint "one of: always, skip-numa," run numa-balancing --policy nope
+expect_hint "--jobs does not apply to run" run numa-balancing --jobs 0
+expect_hint "bad --jobs '0'" compare numa-balancing --jobs 0
+
+# Every output file is checked before the first run (a full-scale sweep
+# would take minutes): its directory, its extension.
+expect_hint "--plot '/nonexistent/x.svg' cannot be written: directory /nonexistent does not exist" \
+	sweep numa-balancing --vary cpus=64,128 --plot /nonexistent/x.svg
+expect_hint "--json '/nonexistent/x.json' cannot be written" sweep numa-balancing --vary cpus=64,128 --json /nonexistent/x.json
+expect_hint "--csv '/nonexistent/x.csv' cannot be written" compare numa-balancing --csv /nonexistent/x.csv
+expect_hint "--plot 'x.pdf': the file name must end in .png or .svg" sweep numa-balancing --vary cpus=64,128 --plot x.pdf
+expect_hint "--json 'x.txt': the file name must end in .json" compare numa-balancing --json x.txt
+expect_hint "--csv 'x.json': the file name must end in .csv" sweep numa-balancing --vary cpus=64,128 --csv x.json
+mkdir "$tmp/d.svg"
+expect_hint "--plot '$tmp/d.svg' is a directory" sweep numa-balancing --vary cpus=64,128 --plot "$tmp/d.svg"
+mkdir "$tmp/ro" && chmod a-w "$tmp/ro"
+if [ "$(id -u)" -ne 0 ]; then
+	expect_hint "directory $tmp/ro is not writable" sweep numa-balancing --vary cpus=64,128 --plot "$tmp/ro/x.svg"
+fi
+
+# Plots: a name with a space and a quote works; gnuplot never writes to the
+# terminal, and its own error is the message when it fails; its scratch
+# file goes to $TMPDIR.
+tiny="thp-split --set thp_ops_per_thread=2 --vary threads=1,2"
+if command -v gnuplot >/dev/null 2>&1; then
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	if ! "$tlbsim" sweep $tiny --plot "$tmp/it's a plot.svg" >/dev/null 2>"$tmp/err" ||
+	   ! grep -q '<svg' "$tmp/it's a plot.svg"; then
+		echo "FAIL: a plot name with a quote and a space"; cat "$tmp/err"; fails=$((fails + 1))
+	fi
+fi
+mkdir "$tmp/bin"
+printf '#!/bin/sh\necho "noise on stdout"\necho "plot frob" >&2\necho "     line 3: undefined variable: frob" >&2\nexit 1\n' >"$tmp/bin/gnuplot"
+chmod +x "$tmp/bin/gnuplot"
+n=$((n + 1))
+# shellcheck disable=SC2086
+PATH="$tmp/bin:$PATH" "$tlbsim" sweep $tiny --plot "$tmp/g.svg" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 2 ] || grep -q noise "$tmp/out" ||
+   [ "$(cat "$tmp/err")" != "tlbsim: gnuplot failed on $tmp/g.svg: undefined variable: frob" ]; then
+	echo "FAIL: a failing gnuplot -> exit $rc"; cat "$tmp/err"; fails=$((fails + 1))
+fi
+n=$((n + 1))
+# shellcheck disable=SC2086
+if TMPDIR=/nonexistent "$tlbsim" sweep $tiny --plot "$tmp/t.svg" >/dev/null 2>"$tmp/err" ||
+   ! grep -q "cannot create a temporary file in /nonexistent" "$tmp/err"; then
+	echo "FAIL: the plot's temporary file ignores TMPDIR"; cat "$tmp/err"; fails=$((fails + 1))
+fi
+# Lines that coincide say so in the key; several seeds draw min-max bars.
+n=$((n + 1))
+printf '#!/bin/sh\ncat >"%s"\n' "$tmp/script.gp" >"$tmp/bin/gnuplot"
+"$tlbsim" sweep numa-balancing --set scale=0.002 --vary duration_s=10,20 \
+	--policies always,skip-numa --pairs 2 --plot "$tmp/c.svg" >/dev/null 2>&1
+if ! PATH="$tmp/bin:$PATH" "$tlbsim" sweep numa-balancing --set scale=0.002 \
+	--vary duration_s=10,20 --policies always,skip-numa --pairs 2 --plot "$tmp/c.svg" \
+	>/dev/null 2>"$tmp/err" ||
+   ! grep -q "title 'skip-numa (same as always)'" "$tmp/script.gp" ||
+   ! grep -q "using 1:2:3:4 with yerrorlines" "$tmp/script.gp"; then
+	echo "FAIL: coinciding lines or seed spread not drawn"; cat "$tmp/err"; fails=$((fails + 1))
+fi
+
+# --jobs: forked workers give byte-identical records to one process.
+n=$((n + 1))
+cargs="compare numa-balancing --set scale=0.01 --pairs 2 --no-timing"
+# shellcheck disable=SC2086
+"$tlbsim" $cargs --jobs 1 --json "$tmp/j1.json" >"$tmp/j1.out" 2>/dev/null &&
+"$tlbsim" $cargs --jobs 2 --json "$tmp/j2.json" >"$tmp/j2.out" 2>/dev/null
+if ! cmp -s "$tmp/j1.json" "$tmp/j2.json" || ! cmp -s "$tmp/j1.out" "$tmp/j2.out"; then
+	echo "FAIL: compare --jobs 2 differs from --jobs 1"; fails=$((fails + 1))
+fi
+n=$((n + 1))
+sargs="sweep numa-balancing --set scale=0.01 --vary misplaced_fraction=0.02,0.05 --pairs 2 --no-timing --metric migrated_pages,tlb_irqs_received"
+# shellcheck disable=SC2086
+"$tlbsim" $sargs --jobs 1 --json "$tmp/s1.json" --csv "$tmp/s1.csv" >"$tmp/s1.out" 2>/dev/null &&
+"$tlbsim" $sargs --jobs 2 --json "$tmp/s2.json" >"$tmp/s2.out" 2>/dev/null
+if ! cmp -s "$tmp/s1.json" "$tmp/s2.json" || ! cmp -s "$tmp/s1.out" "$tmp/s2.out"; then
+	echo "FAIL: sweep --jobs 2 differs from --jobs 1"; fails=$((fails + 1))
+fi
+
+# Scale out: --emit-jobs writes one 'tlbsim run' per point, GNU parallel
+# runs them, merge rebuilds the sweep's table and records exactly.
+mkdir "$tmp/jobs dir"
+n=$((n + 1))
+# shellcheck disable=SC2086
+if ! "$tlbsim" $sargs --emit-jobs "$tmp/jobs dir/pts.txt" 2>"$tmp/err" ||
+   [ "$(wc -l <"$tmp/jobs dir/pts.txt")" -ne 20 ] ||
+   ! grep -q "^ '.*tlbsim' run 'numa-balancing' --policy 'off' --seed 2 --set 'scale=0.01' --set 'misplaced_fraction=0.050000000000000003' --no-timing --json '.*/jobs dir/pts-20.json' >/dev/null$" "$tmp/jobs dir/pts.txt"; then
+	echo "FAIL: --emit-jobs"; cat "$tmp/err"; tail -n 1 "$tmp/jobs dir/pts.txt"; fails=$((fails + 1))
+fi
+if command -v parallel >/dev/null 2>&1; then
+	n=$((n + 1))
+	# The commands name the binary libtool's wrapper ran, which needs the
+	# uninstalled library; an installed tlbsim needs nothing.
+	if ! LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		parallel --will-cite -j2 <"$tmp/jobs dir/pts.txt" 2>"$tmp/err" ||
+	   ! "$tlbsim" merge "$tmp/jobs dir"/pts-*.json --metric migrated_pages,tlb_irqs_received \
+		--json "$tmp/m.json" --csv "$tmp/m.csv" >"$tmp/m.out" 2>>"$tmp/err" ||
+	   ! cmp -s "$tmp/s1.json" "$tmp/m.json" || ! cmp -s "$tmp/s1.csv" "$tmp/m.csv" ||
+	   ! cmp -s "$tmp/s1.out" "$tmp/m.out"; then
+		echo "FAIL: emit-jobs | parallel | merge differs from the sweep"; cat "$tmp/err"
+		diff "$tmp/s1.out" "$tmp/m.out"; fails=$((fails + 1))
+	fi
+	expect_hint "a run is missing or given twice" merge "$tmp/jobs dir"/pts-1?.json
+else
+	echo "SKIP: GNU parallel is not installed (apt-get install parallel): emit-jobs | parallel | merge not checked"
+fi
+expect_hint "merge: $tmp/jobs dir/pts.txt:" merge "$tmp/jobs dir/pts.txt"
+expect_hint "merge needs result files" merge
+expect_hint "merge: no parameter varies between the files" merge "$tmp/a.json"
+
+# run --timeline: an SVG of the run over virtual time, one rectangle per
+# scan pass; the storm of TLB interrupts under always is higher than
+# under skip-single on the same seed.
+expect_hint "--timeline 'x.png': the file name must end in .svg" run numa-balancing --timeline x.png
+expect_hint "--timeline does not apply to compare" compare numa-balancing --timeline x.svg
+n=$((n + 1))
+"$tlbsim" run hugetlb-demote --set demote_pages=1 --timeline "$tmp/h.svg" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 2 ] || [ "$(cat "$tmp/err")" != "tlbsim: --timeline: the run took no virtual time, there is nothing to draw" ]; then
+	echo "FAIL: a timeline of no virtual time -> exit $rc"; cat "$tmp/err"; fails=$((fails + 1))
+fi
+n=$((n + 1))
+targs="run numa-balancing --set scale=0.05 --seed 0 --no-timing"
+# shellcheck disable=SC2086
+if ! "$tlbsim" $targs --policy always --timeline "$tmp/always.svg" >"$tmp/out" 2>/dev/null ||
+   ! "$tlbsim" $targs --policy skip-single --timeline "$tmp/single.svg" >/dev/null 2>&1 ||
+   [ "$(grep -c '<title>scan pass of' "$tmp/always.svg")" -ne \
+     "$(awk '$1 == "scan_passes" { print $2 }' "$tmp/out")" ] ||
+   ! grep -q 'TLB interrupts received per second' "$tmp/always.svg"; then
+	echo "FAIL: run --timeline"; fails=$((fails + 1))
+fi
+n=$((n + 1))
+# Each panel scales to its peak: the IRQ panel's top label (its third).
+axis_top() { grep "text-anchor='end' font-size='11'>" "$1" | sed -n '3s/.*>\([^<]*\)<.*/\1/p'; }
+top_always=$(axis_top "$tmp/always.svg")
+top_single=$(axis_top "$tmp/single.svg")
+if ! awk -v a="$top_always" -v b="$top_single" 'BEGIN { exit !(a + 0 > b + 0) }'; then
+	echo "FAIL: the IRQ axis under always ($top_always) is not above skip-single's ($top_single)"
+	fails=$((fails + 1))
+fi
+# A run longer than a second reports its virtual time on stderr.
+n=$((n + 1))
+"$tlbsim" run numa-balancing --set scale=0.3 --policy always >"$tmp/out" 2>"$tmp/err"
+if grep -q "virtual time" "$tmp/out" ||
+   ! grep -qE '^tlbsim: virtual time [0-9.]+ of 54.0 s, [0-9]+ s elapsed, about [0-9]+ s left$' "$tmp/err"; then
+	echo "FAIL: run progress"; cat "$tmp/err"; fails=$((fails + 1))
 fi
 
 echo "$((n - fails)) passed, $fails failed"

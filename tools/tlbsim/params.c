@@ -13,19 +13,23 @@ static const char *const pattern_names[] = { "uniform", "hotcold", "pareto", NUL
 #define SC PARAM_SCENARIO
 #define WL PARAM_WORKLOAD
 #define CO PARAM_COST
-#define CM "cost-model.md row "
+/* The public sources the defaults come from, cited in full once here. */
+#define AMIT "N. Amit, 'x86/mm/tlb: Flush remote and local TLBs concurrently', RFC, LKML 2019-05-25: "
+#define HANSEN "D. Hansen, 'x86: mm: set TLB flush tunable to sane value (33)', 2014 (IvyBridge): "
+#define SEED000 "the unpatched 2 x 192-CPU x86 run published with 'mm/migrate: don't batch the TLB flush when there is nothing to batch' v2 (Nov 2026)"
+#define FAIR "kernel/sched/fair.c default "
 
 const struct param_def param_defs[NR_PARAMS] = {
-	[P_CPUS] = { "cpus", "CPUs", 384, 2, 8192, true, SC, NULL, "emulator.md numa-balancing default (2 x 192)" },
-	[P_SOCKETS] = { "sockets", "nodes", 2, 1, 64, true, SC, NULL, "emulator.md default" },
-	[P_THREADS] = { "threads", "threads", 384, 1, 8192, true, SC, NULL, "emulator.md default; at most cpus; numa scenarios: one per CPU unless set" },
-	[P_WORKING_SET_GIB] = { "working_set_gib", "GiB", 120, 0.001, 4096, false, SC, NULL, "emulator.md default" },
-	[P_DURATION_S] = { "duration_s", "s", 180, 0.001, 86400, false, SC, NULL, "emulator.md default (one A/B run)" },
+	[P_CPUS] = { "cpus", "CPUs", 384, 2, 8192, true, SC, NULL, SEED000 },
+	[P_SOCKETS] = { "sockets", "nodes", 2, 1, 64, true, SC, NULL, SEED000 },
+	[P_THREADS] = { "threads", "threads", 384, 1, 8192, true, SC, NULL, "one per CPU unless set, as in " SEED000 "; at most cpus" },
+	[P_WORKING_SET_GIB] = { "working_set_gib", "GiB", 120, 0.001, 4096, false, SC, NULL, "120 GiB of anonymous 4 KiB pages: " SEED000 },
+	[P_DURATION_S] = { "duration_s", "s", 180, 0.001, 86400, false, SC, NULL, "one 180 s A/B run of " SEED000 },
 	[P_FOLIO_ORDER] = { "folio_order", "order", 0, 0, 9, true, SC, NULL, "0 = 4 KiB, 4 = 64 KiB mTHP, 9 = 2 MiB THP" },
 	[P_SHARED_MAPPERS] = { "shared_mappers", "processes", 1, 1, 8, true, SC, NULL, "1 = private anon; n > 1 = MAP_SHARED by n processes" },
 	[P_SPLIT_PARTIAL_THP] = { "split_partial_thp", "bool", 0, 0, 1, true, SC, NULL, "map THPs partially so NUMA migration splits them" },
 	[P_BACKEND] = { "backend", "", 0, 0, 1, true, SC, backend_names, "x86-ipi (default) or arm64-tlbi" },
-	[P_DEMOTE_PAGES] = { "demote_pages", "1 GiB pages", 100, 1, 4096, true, SC, NULL, "emulator.md hugetlb-demote default" },
+	[P_DEMOTE_PAGES] = { "demote_pages", "1 GiB pages", 100, 1, 4096, true, SC, NULL, "assumption: 100 1 GiB pages, enough batches to show the grace periods of 'mm/hugetlb_vmemmap: batch HVO work when demoting'" },
 	[P_FAIL_AT_ITEM] = { "fail_at_item", "item", -1, -1, 1e9, true, SC, NULL, "hugetlb-demote: de-HVO failure injected at restore item k (-1 none)" },
 	[P_PROCESSES] = { "processes", "processes", 1, 1, 64, true, SC, NULL, "private processes sharing the threads (when shared_mappers is 1)" },
 	[P_SCALE] = { "scale", "factor", 1, 1e-6, 1, false, SC, NULL, "shrinks the scenario's size: cpus, threads, working set, duration, demote pages" },
@@ -40,13 +44,13 @@ const struct param_def param_defs[NR_PARAMS] = {
 	[P_MISPLACED_FRACTION] = { "misplaced_fraction", "fraction", 0.045, 0, 1, false, WL, NULL, "share of pages first placed on another node" },
 	[P_MIGRATE_PROB] = { "migrate_prob", "fraction", 1, 0, 1, false, WL, NULL, "share of misplaced faults the policy migrates (two-stage filter)" },
 	[P_REMOTE_PENALTY] = { "remote_penalty", "fraction", 0.3, 0, 10, false, WL, NULL, "extra time of a remote access relative to a local one" },
-	[P_SCAN_DELAY_MS] = { "scan_delay_ms", "ms", 1000, 0, 1e6, false, WL, NULL, "kernel default numa_balancing_scan_delay_ms" },
-	[P_SCAN_PERIOD_MIN_MS] = { "scan_period_min_ms", "ms", 1000, 1, 1e7, false, WL, NULL, "kernel default" },
-	[P_SCAN_PERIOD_MAX_MS] = { "scan_period_max_ms", "ms", 60000, 1, 1e7, false, WL, NULL, "kernel default" },
-	[P_SCAN_SIZE_MB] = { "scan_size_mb", "MiB", 256, 1, 1e6, false, WL, NULL, "kernel default numa_balancing_scan_size_mb" },
+	[P_SCAN_DELAY_MS] = { "scan_delay_ms", "ms", 1000, 0, 1e6, false, WL, NULL, FAIR "sysctl_numa_balancing_scan_delay (1000 ms)" },
+	[P_SCAN_PERIOD_MIN_MS] = { "scan_period_min_ms", "ms", 1000, 1, 1e7, false, WL, NULL, FAIR "sysctl_numa_balancing_scan_period_min (1000 ms)" },
+	[P_SCAN_PERIOD_MAX_MS] = { "scan_period_max_ms", "ms", 60000, 1, 1e7, false, WL, NULL, FAIR "sysctl_numa_balancing_scan_period_max (60000 ms)" },
+	[P_SCAN_SIZE_MB] = { "scan_size_mb", "MiB", 256, 1, 1e6, false, WL, NULL, FAIR "sysctl_numa_balancing_scan_size (256 MB)" },
 	[P_THP_OPS_PER_THREAD] = { "thp_ops_per_thread", "folios", 64, 1, 1e7, true, WL, NULL, "thp-split: THPs each thread faults and splits" },
 	[P_HOLDOFF_FRACTION] = { "holdoff_fraction", "fraction", 0.0026, 0, 0.5, false, WL, NULL,
-		"share of a busy CPU's time in long interrupt-disabled sections; emulator.md: about 1 of 380 CPUs at any instant" },
+		"share of a busy CPU's time in long interrupt-disabled sections; assumption: about 1 of 380 CPUs at any instant, what the published 0.7 ms per PTE table needs given the IPI costs (docs/results.md)" },
 	[P_HOLDOFF_MEAN_US] = { "holdoff_mean_us", "us", 1650, 0, 1e6, false, WL, NULL,
 		"mean length of such a section (exponential); fitted to the 0.7 ms per PTE table of the unpatched scanner" },
 	[P_FAULT_PROMPT_FRACTION] = { "fault_prompt_fraction", "fraction", 0.28, 0, 1, false, WL, NULL,
@@ -61,17 +65,17 @@ const struct param_def param_defs[NR_PARAMS] = {
 		"how long a reader blocked behind a queued writer spins before it sleeps; fitted to kernel cycles per hinting PTE" },
 	[P_HVO] = { "hvo", "bool", 1, 0, 1, true, WL, NULL, "hugetlb-demote: vmemmap optimisation on" },
 
-	[P_IPI_FIRST_NS] = { "ipi_first_ns", "ns", 780, 0, 1e7, false, CO, NULL, CM "2: 1436 - 661 ns, first remote target" },
-	[P_IPI_EXTRA_NS] = { "ipi_extra_ns", "ns", 70, 0, 1e7, false, CO, NULL, CM "3: (1571 - 1436) / 2 per extra same-socket target" },
-	[P_IPI_SOCKET_NS] = { "ipi_socket_ns", "ns", 1900, 0, 1e7, false, CO, NULL, CM "4 vs 2: 2.7 us 2-socket IPI - 0.78 us same-socket" },
-	[P_IPI_HANDLER_NS] = { "ipi_handler_ns", "ns", 400, 0, 1e7, false, CO, NULL, CM "1-2: share of the 775 ns round trip spent on the target" },
-	[P_INVLPG_NS] = { "invlpg_ns", "ns", 100, 0, 1e6, false, CO, NULL, CM "7: about 100 ns per single-page flush" },
-	[P_FULL_FLUSH_NS] = { "full_flush_ns", "ns", 40, 0, 1e6, false, CO, NULL, CM "10: CR3 flush 96 cycles at 2.4 GHz" },
-	[P_TLB_MISS_NS] = { "tlb_miss_ns", "ns", 17.1, 0, 1e6, false, CO, NULL, CM "8: dTLB miss 17.1 ns" },
-	[P_TLB_ENTRIES] = { "tlb_entries", "entries", 512, 1, 1 << 20, true, CO, NULL, CM "9: 512-entry dTLB" },
-	[P_TLBI_ISSUE_NS] = { "tlbi_issue_ns", "ns", 30, 0, 1e6, false, CO, NULL, CM "16 gives only relative cost; assumption" },
+	[P_IPI_FIRST_NS] = { "ipi_first_ns", "ns", 780, 0, 1e7, false, CO, NULL, AMIT "1436 - 661 ns, the first remote target (Haswell)" },
+	[P_IPI_EXTRA_NS] = { "ipi_extra_ns", "ns", 70, 0, 1e7, false, CO, NULL, AMIT "(1571 - 1436) / 2, each extra same-socket target" },
+	[P_IPI_SOCKET_NS] = { "ipi_socket_ns", "ns", 1900, 0, 1e7, false, CO, NULL, "Kumar et al., LATR, ASPLOS 2018: 2.7 us IPI on 2 sockets, less the 0.78 us same-socket first target of Amit 2019" },
+	[P_IPI_HANDLER_NS] = { "ipi_handler_ns", "ns", 400, 0, 1e7, false, CO, NULL, AMIT "the target's share of the 775 ns first-target round trip" },
+	[P_INVLPG_NS] = { "invlpg_ns", "ns", 100, 0, 1e6, false, CO, NULL, HANSEN "about 100 ns per INVLPG (also the comment in arch/x86/mm/tlb.c)" },
+	[P_FULL_FLUSH_NS] = { "full_flush_ns", "ns", 40, 0, 1e6, false, CO, NULL, "I. Molnar, LKML 2015-06-08: CR3 flush 96 cycles, at 2.4 GHz" },
+	[P_TLB_MISS_NS] = { "tlb_miss_ns", "ns", 17.1, 0, 1e6, false, CO, NULL, HANSEN "dTLB miss 17.1 ns" },
+	[P_TLB_ENTRIES] = { "tlb_entries", "entries", 512, 1, 1 << 20, true, CO, NULL, HANSEN "512-entry dTLB" },
+	[P_TLBI_ISSUE_NS] = { "tlbi_issue_ns", "ns", 30, 0, 1e6, false, CO, NULL, "assumption; Z. Ye, 'arm64: tlb: add support for TLBI RANGE instructions' RFC v5 (2020) gives only relative costs" },
 	[P_DVM_TLBI_NS] = { "dvm_tlbi_ns", "ns", 40, 0, 1e6, false, CO, NULL,
-		"assumption: interconnect time of one broadcast TLBI, serialised machine-wide; " CM "15 (the flush share grows with cores)" },
+		"assumption: interconnect time of one broadcast TLBI, serialised machine-wide, so the flush share grows with cores as the arm64 batched-flush series (B. Song, Y. Yang) measured: 5.4% of CPU at 8 cores, 17% at about 100" },
 	[P_DSB_NS] = { "dsb_ns", "ns", 500, 0, 1e7, false, CO, NULL, "assumption: DSB ISH waiting for broadcast completion" },
 	[P_PTE_UPDATE_NS] = { "pte_update_ns", "ns", 20, 0, 1e6, false, CO, NULL, "assumption: one PTE change under the PTL" },
 	[P_FAULT_NS] = { "fault_ns", "ns", 1500, 0, 1e7, false, CO, NULL, "assumption: hint-fault entry, walk, decision, exit" },
@@ -160,7 +164,12 @@ int params_set(struct params *p, const char *kv, char *err, size_t errlen)
 	}
 	d = &param_defs[id];
 	if (parse_value(d, eq + 1, &v)) {
-		snprintf(err, errlen, "bad value '%s' for %s", eq + 1, name);
+		size_t n = (size_t)snprintf(err, errlen, "bad value '%s' for %s", eq + 1, name);
+		int i;
+
+		for (i = 0; d->choices && d->choices[i] && n < errlen; i++)
+			n += (size_t)snprintf(err + n, errlen - n, "%s%s", i ? ", " : ": one of ",
+					      d->choices[i]);
 		return -1;
 	}
 	if (v < d->min || v > d->max || (d->integer && v != floor(v))) {

@@ -6,6 +6,7 @@
  * failure), through tlbp_gp_batch_run(). A grace period is slept through
  * (real time only); remaps and flushes cost CPU time (sys).
  */
+#include "paths.h"
 #include "sim.h"
 
 #define DEMOTE_FANOUT 512 /* 1 GiB / 2 MiB */
@@ -103,10 +104,10 @@ void sim_demote(struct sim *s)
 	struct tlbp_gp_result restore, optimize;
 	struct tlbp_gp_batch g;
 
-	if (tlbp_gp_batch_init(&g, s->gp_policy, TLBP_GP_STOP, &restore_ops, &d))
+	if (tlbp_gp_batch_init(&g, s->policy.gp, TLBP_GP_STOP, &restore_ops, &d))
 		return;
 	tlbp_gp_batch_run(&g, pages, &restore);
-	if (tlbp_gp_batch_init(&g, s->gp_policy, TLBP_GP_CONTINUE, &optimize_ops, &d))
+	if (tlbp_gp_batch_init(&g, s->policy.gp, TLBP_GP_CONTINUE, &optimize_ops, &d))
 		return;
 	/* Pages whose restore failed go back to the 1 GiB pool undemoted. */
 	for (i = 0; i < restore.done + restore.not_needed; i++)

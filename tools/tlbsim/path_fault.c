@@ -3,6 +3,7 @@
  * The NUMA hint fault: tlbp_hint_fault_handle() over the model, with the
  * policy (eager or deferred map) chosen by the scenario.
  */
+#include "paths.h"
 #include "sim.h"
 
 struct fault_ctx {
@@ -147,7 +148,7 @@ void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn)
 	if (t->mm->in_pass)
 		s->st.faults_during_pass++;
 	s->cpu[t->cpu].acct.fault_ns += (uint64_t)s->p.v[P_FAULT_NS];
-	if (tlbp_hint_fault_init(&hf, s->hint_policy, &fault_ops, &f) ||
+	if (tlbp_hint_fault_init(&hf, s->policy.hint, &fault_ops, &f) ||
 	    tlbp_hint_fault_handle(&hf, &res))
 		oracle_violation(s, "hint-fault handler rejected its input", t->mm->id, vpn);
 	/* task_numa_fault()'s locality counts, for the scan period. */

@@ -7,6 +7,7 @@
  * is tlbp_batch_should_defer(); what to queue is tlbp_batch_add_pending();
  * the unbatched path is tlbp_clear_flush(). The model only carries them out.
  */
+#include "paths.h"
 #include "sim.h"
 
 static unsigned int pte_to_tlbp(uint8_t pte)
@@ -99,7 +100,7 @@ int sim_migrate_folios(struct sim *s, unsigned int cpu, struct mm *mm,
 		};
 		struct tlbp_migrate_decision d;
 
-		err = tlbp_migrate_should_batch(s->migrate_policy, &f, &d);
+		err = tlbp_migrate_should_batch(s->policy.migrate, &f, &d);
 		for (m = 0; m < o->nr_mappers && !err; m++)
 			err = unmap_one_mm(s, cpu, o->mapper[m], head, nr, d.batch,
 					   &saw_pending);

@@ -17,6 +17,8 @@
  * then sleep (lost work, no cycles).
  */
 #include <math.h>
+#include "engine.h"
+#include "paths.h"
 #include "sim.h"
 
 /* kernel/sched/fair.c: NUMA_PERIOD_SLOTS and NUMA_PERIOD_THRESHOLD */
@@ -216,4 +218,18 @@ void sim_scan_table(struct sim *s, struct mm *mm)
 		return;
 	}
 	sim_schedule(s, s->now + (uint64_t)cost + 1, EV_SCAN_TABLE, mm->id - 1);
+}
+
+void sim_scan_end(struct sim *s)
+{
+	unsigned int i;
+
+	/* Gathers still open at the end close now, so nothing stays owed. */
+	for (i = 0; i < s->nr_mms; i++) {
+		if (s->mm[i].in_pass && s->mm[i].scan_step != SCAN_STEP_DONE) {
+			s->cur_cpu = s->thread[s->mm[i].first_thread].cpu;
+			tlbp_gather_finish(&s->mm[i].gather, &s->mm[i].cpus, NULL);
+			s->mm[i].in_pass = false;
+		}
+	}
 }

@@ -5,6 +5,8 @@
  * tlbp_split_unmap() (per-PTE or batched flushes, the scenario's policy).
  * The latency of one operation is the time its CPU spent in the kernel.
  */
+#include "engine.h"
+#include "paths.h"
 #include "sim.h"
 
 struct split_ctx {
@@ -79,7 +81,7 @@ void sim_thp_op(struct sim *s, unsigned int ti)
 		tlb_insert(&c->tlb, tlb_key(t->mm->id, vpn), t->mm->obj->page[vpn].frame_gen);
 	}
 	c->acct.fault_ns += (uint64_t)s->p.v[P_FAULT_NS];
-	if (tlbp_split_init(&split, s->split_policy, &split_ops, &ctx, &c->batch) ||
+	if (tlbp_split_init(&split, s->policy.split, &split_ops, &ctx, &c->batch) ||
 	    tlbp_split_unmap(&split, &folio, &res))
 		oracle_violation(s, "split failed", t->mm->id, head);
 	took = cpu_path_ns(c) - before;

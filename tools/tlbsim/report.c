@@ -5,20 +5,17 @@
 #include <stdlib.h>
 #include <stdbool.h>
 #include <string.h>
+#include "grow.h"
 #include "report.h"
 #include "scenario.h"
 
 int records_add(struct records *rs, const struct run_record *r)
 {
-	if (rs->len == rs->cap) {
-		size_t cap = rs->cap ? 2 * rs->cap : 16;
-		struct run_record *grown = realloc(rs->r, cap * sizeof(*grown));
+	void *arr = rs->r;
 
-		if (!grown)
-			return -1;
-		rs->r = grown;
-		rs->cap = cap;
-	}
+	if (grow_for_one(&arr, &rs->cap, rs->len, sizeof(*rs->r), 16))
+		return -1;
+	rs->r = arr;
 	rs->r[rs->len++] = *r;
 	return 0;
 }
@@ -242,31 +239,40 @@ out:
 	free(chg);
 }
 
+static json_t *param_json(const struct params *p, int i)
+{
+	char buf[64];
+
+	if (!param_defs[i].choices)
+		return json_real(p->v[i]);
+	param_format((enum param_id)i, p->v[i], buf, sizeof(buf));
+	return json_string(buf);
+}
+
 static json_t *record_json(const struct run_record *r)
 {
 	json_t *obj = json_object(), *params = json_object(), *metrics = json_object();
+	json_t *asked = json_object();
 	const enum metric_id *m;
-	char buf[64];
 	int i;
 
 	json_object_set_new(obj, "scenario", json_string(r->sc->name));
 	json_object_set_new(obj, "policy", json_string(r->policy));
 	json_object_set_new(obj, "seed", json_integer((json_int_t)r->seed));
 	json_object_set_new(obj, "pair", json_integer(r->pair));
-	for (i = 0; i < NR_PARAMS; i++) {
-		if (!scenario_reads(r->sc, (enum param_id)i))
-			continue;
-		if (param_defs[i].choices) {
-			param_format((enum param_id)i, r->params.v[i], buf, sizeof(buf));
-			json_object_set_new(params, param_defs[i].name, json_string(buf));
-		} else {
-			json_object_set_new(params, param_defs[i].name, json_real(r->params.v[i]));
-		}
-	}
+	/* What was asked (--set, --vary), then what ran: merge needs the
+	 * first to tell the swept parameter from the ones it drags along. */
+	for (i = 0; i < NR_PARAMS; i++)
+		if (r->asked.set[i] && scenario_reads(r->sc, (enum param_id)i))
+			json_object_set_new(asked, param_defs[i].name, param_json(&r->asked, i));
+	for (i = 0; i < NR_PARAMS; i++)
+		if (scenario_reads(r->sc, (enum param_id)i))
+			json_object_set_new(params, param_defs[i].name, param_json(&r->params, i));
 	for (m = r->sc->metrics; *m != NR_METRICS; m++)
 		json_object_set_new(metrics, metric_defs[*m].name,
 				    isnan(r->metrics.v[*m]) ? json_null() :
 				    json_real(r->metrics.v[*m]));
+	json_object_set_new(obj, "set", asked);
 	json_object_set_new(obj, "params", params);
 	json_object_set_new(obj, "metrics", metrics);
 	return obj;

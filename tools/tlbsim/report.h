@@ -15,6 +15,7 @@ struct run_record {
 	const char *policy;
 	uint64_t seed;
 	unsigned int pair;
+	struct params asked;   /* as requested: only the values set are recorded */
 	struct params params;  /* effective: scenario defaults, scaled, clamped */
 	struct metrics metrics;
 };

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "engine.h"
+#include "paths.h"
 #include "scenario.h"
 
 double scenario_last_bytes_per_page;
@@ -69,6 +71,16 @@ bool scenario_reads(const struct scenario *sc, enum param_id id)
 	return false;
 }
 
+const char *scenario_param_source(const struct scenario *sc, enum param_id id)
+{
+	const struct param_source *ps;
+
+	for (ps = sc->sources; ps && ps->id != NR_PARAMS; ps++)
+		if (ps->id == id)
+			return ps->source;
+	return param_defs[id].source;
+}
+
 int scenario_check_reads(const struct scenario *sc, const char *kv, char *err,
 			 size_t errlen)
 {
@@ -107,7 +119,7 @@ static double now_s(void)
 
 static int run_one(const struct scenario *sc, const struct params *p,
 		   const struct policy_def *pol, uint64_t seed, struct metrics *out,
-		   char *err, size_t errlen)
+		   const struct sim_tick *tick, char *err, size_t errlen)
 {
 	struct sim *s = calloc(1, sizeof(*s));
 	double t0 = now_s();
@@ -120,9 +132,11 @@ static int run_one(const struct scenario *sc, const struct params *p,
 		return -1;
 	}
 	s->p = *p;
+	s->tick = tick;
 	s->unsafe = pol->unsafe;
 	s->flush_ops = backend_ops((enum backend_kind)p->v[P_BACKEND]);
 	rng_seed(&s->rng, seed);
+	sim_paths_register(s);
 	if (sc->setup(s, pol)) {
 		snprintf(err, errlen, "%s: cannot build the model (out of memory?)", sc->name);
 		goto out;
@@ -164,6 +178,14 @@ int scenario_run(const struct scenario *sc, const struct params *user,
 		 const struct policy_def *pol, uint64_t seed, struct metrics *out,
 		 struct baseline *cache, char *err, size_t errlen)
 {
+	return scenario_run_ticked(sc, user, pol, seed, out, cache, NULL, err, errlen);
+}
+
+int scenario_run_ticked(const struct scenario *sc, const struct params *user,
+			const struct policy_def *pol, uint64_t seed, struct metrics *out,
+			struct baseline *cache, const struct sim_tick *tick, char *err,
+			size_t errlen)
+{
 	struct baseline local = { 0 }, *base = cache ? cache : &local;
 	struct params p;
 
@@ -172,7 +194,7 @@ int scenario_run(const struct scenario *sc, const struct params *user,
 		*out = base->m; /* this very run is the cached twin */
 		return 0;
 	}
-	if (run_one(sc, &p, pol, seed, out, err, errlen))
+	if (run_one(sc, &p, pol, seed, out, tick, err, errlen))
 		return -1;
 	if (!sc->has_baseline)
 		return 0;
@@ -185,7 +207,7 @@ int scenario_run(const struct scenario *sc, const struct params *user,
 	if (!same_run(base, &p, seed)) {
 		struct metrics off;
 
-		if (run_one(sc, &p, scenario_policy(sc, "off"), seed, &off, err, errlen))
+		if (run_one(sc, &p, scenario_policy(sc, "off"), seed, &off, NULL, err, errlen))
 			return -1;
 		remember_twin(base, &p, seed, &off);
 		out->v[M_WALL_SECONDS] += off.v[M_WALL_SECONDS];

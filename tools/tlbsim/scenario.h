@@ -11,10 +11,16 @@
 
 struct policy_def {
 	const char *name;
-	int value;               /* the library policy it selects */
+	struct policy_choice lib; /* the library policies it selects */
 	enum unsafe_mode unsafe; /* test-only: breaks a rule on purpose */
 	bool balancing;          /* NUMA balancing on */
 	const char *help;
+};
+
+/* Where a scenario's own default of a parameter comes from. */
+struct param_source {
+	enum param_id id;
+	const char *source;
 };
 
 struct scenario {
@@ -34,8 +40,10 @@ struct scenario {
 	 * (judged for policies with balancing on, or for every policy of a
 	 * scenario without a baseline). */
 	enum metric_id activity;
-	/* Scenario-specific defaults, applied unless the user set the value. */
+	/* Scenario-specific defaults, applied unless the user set the value,
+	 * and their sources (ending with NR_PARAMS; may be NULL). */
 	void (*defaults)(struct params *p);
+	const struct param_source *sources;
 	/* Requested -> effective: applies scale and clamps, in place, so that
 	 * setup builds exactly what the parameters then say. */
 	void (*resolve)(struct params *p);
@@ -61,6 +69,8 @@ void scenario_params(const struct scenario *sc, const struct params *user,
 /* The scenario's defaults (before the user's values and scaling). */
 void scenario_defaults(const struct scenario *sc, struct params *out);
 bool scenario_reads(const struct scenario *sc, enum param_id id);
+/* The source of @sc's default of @id: its own, else the parameter's. */
+const char *scenario_param_source(const struct scenario *sc, enum param_id id);
 /* 0 if @sc reads the parameter of "@kv" (or "name"), else -1 with a
  * one-line message listing the ones it reads. */
 int scenario_check_reads(const struct scenario *sc, const char *kv, char *err,
@@ -82,6 +92,12 @@ struct baseline {
 int scenario_run(const struct scenario *sc, const struct params *user,
 		 const struct policy_def *pol, uint64_t seed, struct metrics *out,
 		 struct baseline *cache, char *err, size_t errlen);
+/* scenario_run() whose policy run (not its balancing-off twin) calls
+ * @tick's hook as its virtual time passes (@tick may be NULL). */
+int scenario_run_ticked(const struct scenario *sc, const struct params *user,
+			const struct policy_def *pol, uint64_t seed, struct metrics *out,
+			struct baseline *cache, const struct sim_tick *tick, char *err,
+			size_t errlen);
 /* Memory of the model beyond the TLBs, per simulated 4 KiB page (last run). */
 extern double scenario_last_bytes_per_page;
 

@@ -4,11 +4,12 @@
  * optimisation (HVO) on, a grace period and a flush per item or per batch.
  */
 #include <stdio.h>
+#include "engine.h"
 #include "scenario_setup.h"
 
 static const struct policy_def hugetlb_demote_policies[] = {
-	{ "per-item", TLBP_GP_PER_ITEM, UNSAFE_NONE, false, "a grace period and a flush per folio" },
-	{ "batched", TLBP_GP_BATCHED, UNSAFE_NONE, false, "one grace period per batch (v6.12+)" },
+	{ "per-item", { .gp = TLBP_GP_PER_ITEM }, UNSAFE_NONE, false, "a grace period and a flush per folio" },
+	{ "batched", { .gp = TLBP_GP_BATCHED }, UNSAFE_NONE, false, "one grace period per batch (v6.12+)" },
 };
 
 static const enum param_id hugetlb_demote_params[] = {
@@ -64,12 +65,17 @@ static int setup_hugetlb_demote(struct sim *s, const struct policy_def *pol)
 {
 	const struct params *p = &s->p;
 
-	s->gp_policy = pol->value;
+	s->policy.gp = pol->lib.gp;
 	if (sim_machine_init(s, (unsigned int)p->v[P_CPUS], (unsigned int)p->v[P_SOCKETS]))
 		return -1;
 	s->end_ns = UINT64_MAX / 2;
 	return sim_schedule(s, 0, EV_DEMOTE, 0);
 }
+
+static const struct param_source sources[] = {
+	{ P_CPUS, "assumption: a mid-size host; a demote's flushes reach every CPU" },
+	{ NR_PARAMS, NULL },
+};
 
 static void defaults_hugetlb_demote(struct params *p)
 {
@@ -86,6 +92,7 @@ const struct scenario scenario_hugetlb_demote = {
 	.metrics = hugetlb_demote_metrics,
 	.activity = M_SYNC_CALLS,
 	.defaults = defaults_hugetlb_demote,
+	.sources = sources,
 	.resolve = resolve_hugetlb_demote,
 	.describe = describe_hugetlb_demote,
 	.check = check_hugetlb_demote,

@@ -6,18 +6,18 @@
 #include "scenario_setup.h"
 
 static const struct policy_def numa_balancing_policies[] = {
-	{ "always", TLBP_MIGRATE_BATCH_ALWAYS, UNSAFE_NONE, true, "batch whenever async (v6.4..v7.3)" },
-	{ "skip-numa", TLBP_MIGRATE_BATCH_SKIP_NUMA, UNSAFE_NONE, true, "patch v1: never batch NUMA-hint migrations" },
-	{ "skip-single", TLBP_MIGRATE_BATCH_SKIP_SINGLE, UNSAFE_NONE, true, "patch v2: not for one small unshared folio" },
-	{ "skip-single-mapcount", TLBP_MIGRATE_BATCH_SKIP_SINGLE_MAPCOUNT, UNSAFE_NONE, true, "review: one folio mapped once" },
-	{ "off", TLBP_MIGRATE_BATCH_ALWAYS, UNSAFE_NONE, false, "NUMA balancing disabled (baseline)" },
+	{ "always", { .migrate = TLBP_MIGRATE_BATCH_ALWAYS }, UNSAFE_NONE, true, "batch whenever async (v6.4..v7.3)" },
+	{ "skip-numa", { .migrate = TLBP_MIGRATE_BATCH_SKIP_NUMA }, UNSAFE_NONE, true, "patch v1: never batch NUMA-hint migrations" },
+	{ "skip-single", { .migrate = TLBP_MIGRATE_BATCH_SKIP_SINGLE }, UNSAFE_NONE, true, "patch v2: not for one small unshared folio" },
+	{ "skip-single-mapcount", { .migrate = TLBP_MIGRATE_BATCH_SKIP_SINGLE_MAPCOUNT }, UNSAFE_NONE, true, "review: one folio mapped once" },
+	{ "off", { .migrate = TLBP_MIGRATE_BATCH_ALWAYS }, UNSAFE_NONE, false, "NUMA balancing disabled (baseline)" },
 	NUMA_UNSAFE_POLICIES,
 };
 
 static int setup_numa_balancing(struct sim *s, const struct policy_def *pol)
 {
-	s->migrate_policy = pol->value;
-	s->hint_policy = TLBP_HINT_DEFERRED_MAP;
+	s->policy.migrate = pol->lib.migrate;
+	s->policy.hint = TLBP_HINT_DEFERRED_MAP;
 	return scenario_setup_numa(s, pol);
 }
 

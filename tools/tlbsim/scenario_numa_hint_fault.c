@@ -6,18 +6,31 @@
 #include "scenario_setup.h"
 
 static const struct policy_def numa_hint_fault_policies[] = {
-	{ "eager-map", TLBP_HINT_EAGER_MAP, UNSAFE_NONE, true, "map, then decide (before v5.13)" },
-	{ "deferred-map", TLBP_HINT_DEFERRED_MAP, UNSAFE_NONE, true, "decide, map only if not migrating (v5.13+)" },
-	{ "off", TLBP_HINT_DEFERRED_MAP, UNSAFE_NONE, false, "NUMA balancing disabled (baseline)" },
+	{ "eager-map", { .hint = TLBP_HINT_EAGER_MAP }, UNSAFE_NONE, true, "map, then decide (before v5.13)" },
+	{ "deferred-map", { .hint = TLBP_HINT_DEFERRED_MAP }, UNSAFE_NONE, true, "decide, map only if not migrating (v5.13+)" },
+	{ "off", { .hint = TLBP_HINT_DEFERRED_MAP }, UNSAFE_NONE, false, "NUMA balancing disabled (baseline)" },
 	NUMA_UNSAFE_POLICIES,
 };
 
 static int setup_numa_hint_fault(struct sim *s, const struct policy_def *pol)
 {
-	s->migrate_policy = TLBP_MIGRATE_BATCH_ALWAYS;
-	s->hint_policy = pol->unsafe ? TLBP_HINT_DEFERRED_MAP : pol->value;
+	s->policy.migrate = TLBP_MIGRATE_BATCH_ALWAYS;
+	s->policy.hint = pol->lib.hint;
 	return scenario_setup_numa(s, pol);
 }
+
+#define PMBENCH "pmbench-like, as measured for 'NUMA balancing: reduce TLB flush via delaying mapping on hint page fault' (v5.13)"
+static const struct param_source sources[] = {
+	{ P_CPUS, "assumption: 2 sockets of 48, " PMBENCH },
+	{ P_THREADS, "one per CPU" },
+	{ P_PROCESSES, "assumption: 4 pmbench processes" },
+	{ P_WORKING_SET_GIB, "assumption: enough for balancing to migrate millions of pages" },
+	{ P_DURATION_S, "assumption: one 60 s benchmark run" },
+	{ P_PATTERN, "pareto: " PMBENCH },
+	{ P_MISPLACED_FRACTION, "assumption: half the pages first placed on the wrong node" },
+	{ P_MMAP_WRITER_HZ, "0: pmbench maps its buffer once" },
+	{ NR_PARAMS, NULL },
+};
 
 static void defaults_numa_hint_fault(struct params *p)
 {
@@ -42,6 +55,7 @@ const struct scenario scenario_numa_hint_fault = {
 	.default_policy = "deferred-map",
 	.has_baseline = true,
 	.defaults = defaults_numa_hint_fault,
+	.sources = sources,
 	.params = scenario_numa_params,
 	.metrics = scenario_numa_metrics,
 	.activity = M_MIGRATED_PAGES,

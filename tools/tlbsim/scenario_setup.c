@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "engine.h"
+#include "paths.h"
 #include "scenario_setup.h"
 
 unsigned int scenario_scaled(double v, double scale, unsigned int floor_)

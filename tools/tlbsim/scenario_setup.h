@@ -15,12 +15,15 @@
 
 /* The test-only policies every NUMA scenario offers, to prove the oracle
  * catches a broken rule. */
+/* The test-only policies break a rule on top of the shipped defaults of
+ * both NUMA scenarios: migration always batches, the hint fault defers. */
+#define UNSAFE_LIB_POLICY { .migrate = TLBP_MIGRATE_BATCH_ALWAYS, .hint = TLBP_HINT_DEFERRED_MAP }
 #define NUMA_UNSAFE_POLICIES \
-	{ "unsafe-never-flush", TLBP_MIGRATE_BATCH_ALWAYS, UNSAFE_NEVER_FLUSH, true, \
+	{ "unsafe-never-flush", UNSAFE_LIB_POLICY, UNSAFE_NEVER_FLUSH, true, \
 	  "test only: migration never flushes its batch" }, \
-	{ "unsafe-ignore-pending", TLBP_MIGRATE_BATCH_ALWAYS, UNSAFE_IGNORE_PENDING, true, \
+	{ "unsafe-ignore-pending", UNSAFE_LIB_POLICY, UNSAFE_IGNORE_PENDING, true, \
 	  "test only: PROT_NONE counts as uncached while a flush is pending" }, \
-	{ "unsafe-free-before-flush", TLBP_MIGRATE_BATCH_ALWAYS, UNSAFE_FREE_BEFORE_FLUSH, true, \
+	{ "unsafe-free-before-flush", UNSAFE_LIB_POLICY, UNSAFE_FREE_BEFORE_FLUSH, true, \
 	  "test only: copy the page before the batch is flushed" }
 
 /* What every back-end's flush costs read, in any scenario. */

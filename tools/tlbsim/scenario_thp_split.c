@@ -4,11 +4,12 @@
  * them while PTE-mapped, flushing per PTE or once per folio.
  */
 #include <stdio.h>
+#include "engine.h"
 #include "scenario_setup.h"
 
 static const struct policy_def thp_split_policies[] = {
-	{ "per-pte", TLBP_SPLIT_FLUSH_PER_PTE, UNSAFE_NONE, false, "flush each PTE (before v6.7)" },
-	{ "batched", TLBP_SPLIT_FLUSH_BATCHED, UNSAFE_NONE, false, "one flush per folio (v6.7+)" },
+	{ "per-pte", { .split = TLBP_SPLIT_FLUSH_PER_PTE }, UNSAFE_NONE, false, "flush each PTE (before v6.7)" },
+	{ "batched", { .split = TLBP_SPLIT_FLUSH_BATCHED }, UNSAFE_NONE, false, "one flush per folio (v6.7+)" },
 };
 
 /* The folios are always PMD-sized and each thread's own: no folio_order,
@@ -53,7 +54,7 @@ static int setup_thp_split(struct sim *s, const struct policy_def *pol)
 	unsigned int threads = (unsigned int)p->v[P_THREADS], i;
 	uint64_t ops = (uint64_t)p->v[P_THP_OPS_PER_THREAD];
 
-	s->split_policy = pol->value;
+	s->policy.split = pol->lib.split;
 	if (sim_machine_init(s, (unsigned int)p->v[P_CPUS], (unsigned int)p->v[P_SOCKETS]) ||
 	    scenario_setup_common(s, threads, 1, false, threads * ops << PMD_ORDER))
 		return -1;
@@ -62,6 +63,15 @@ static int setup_thp_split(struct sim *s, const struct policy_def *pol)
 		sim_schedule(s, i, EV_THP_OP, i);
 	return 0;
 }
+
+#define SPLIT_PATCH "'mm: huge_memory: batch tlb flush when splitting a pte-mapped THP' (v6.7)"
+static const struct param_source sources[] = {
+	{ P_THREADS, "assumption: the middle of the 1..32 thpscale threads of " SPLIT_PATCH },
+	{ P_CPUS, "the thread count unless set: one thread per CPU, as thpscale runs" },
+	{ P_SOCKETS, "assumption: one socket, the split is local to its CPU" },
+	{ P_BACKEND, "arm64-tlbi: the back-end " SPLIT_PATCH " measured" },
+	{ NR_PARAMS, NULL },
+};
 
 static void defaults_thp_split(struct params *p)
 {
@@ -83,6 +93,7 @@ const struct scenario scenario_thp_split = {
 	.metrics = thp_split_metrics,
 	.activity = M_SPLITS,
 	.defaults = defaults_thp_split,
+	.sources = sources,
 	.resolve = resolve_thp_split,
 	.describe = describe_thp_split,
 	.setup = setup_thp_split,

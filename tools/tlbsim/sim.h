@@ -139,8 +139,53 @@ struct stats {
 	uint64_t demoted_pages;
 };
 
+enum event_kind {
+	EV_ACCESS,     /* arg: thread */
+	EV_PROMPT_ACCESS, /* arg: thread, arg2: page marked PROT_NONE */
+	EV_SCAN_START, /* arg: mm index */
+	EV_SCAN_TABLE, /* arg: mm index */
+	EV_THP_OP,     /* arg: thread */
+	EV_DEMOTE,     /* one-shot */
+	NR_EVENT_KINDS
+};
+
+/*
+ * A hook the engine calls every @every_ns of virtual time, before the
+ * first event past each boundary: the state it sees is the state at the
+ * boundary. Only installed on request (run --timeline, run progress), so
+ * other runs pay one predictable branch per event.
+ */
+struct sim;
+struct sim_tick {
+	uint64_t every_ns;
+	void (*fn)(void *ctx, const struct sim *s, uint64_t at);
+	void *ctx;
+};
+
+struct event;
+
+/*
+ * The library policy each decision point of a run uses. A scenario's
+ * policy selects those its paths decide with; the others keep their
+ * zero value, which no path of that scenario reads.
+ */
+struct policy_choice {
+	enum tlbp_migrate_batch_policy migrate;
+	enum tlbp_hint_policy hint;
+	enum tlbp_split_policy split;
+	enum tlbp_gp_policy gp;
+};
+
 struct sim {
 	struct params p;
+	/* What each event kind does: registered by the kernel paths
+	 * (paths.h), so the engine dispatches without knowing any of them. */
+	void (*on_event[NR_EVENT_KINDS])(struct sim *s, const struct event *ev);
+	/* Called once the queue is empty, before the run ends (a scan pass
+	 * still open closes its gather); may be NULL. */
+	void (*on_end)(struct sim *s);
+	const struct sim_tick *tick; /* NULL: none */
+	uint64_t tick_next;
 	struct rng rng;
 	struct event_heap heap;
 	uint64_t now, end_ns;
@@ -158,26 +203,13 @@ struct sim {
 	/* arm64: CPUs issuing broadcast TLBIs at once, as seen by op_cpu's
 	 * operation (the path sets both); others count as alone. */
 	unsigned int op_cpu, op_issuers;
-	int migrate_policy;       /* enum tlbp_migrate_batch_policy */
-	int hint_policy;          /* enum tlbp_hint_policy */
-	int split_policy;         /* enum tlbp_split_policy */
-	int gp_policy;            /* enum tlbp_gp_policy */
+	struct policy_choice policy;
 	enum unsafe_mode unsafe;
 	bool balancing;           /* NUMA scanner on */
 	struct stats st;
 	char first_violation[160];
 	unsigned long *all_cpu_bits;
 	struct tlbp_cpuset all_cpus;
-};
-
-enum event_kind {
-	EV_ACCESS,     /* arg: thread */
-	EV_PROMPT_ACCESS, /* arg: thread, arg2: page marked PROT_NONE */
-	EV_SCAN_START, /* arg: mm index */
-	EV_SCAN_TABLE, /* arg: mm index */
-	EV_THP_OP,     /* arg: thread */
-	EV_DEMOTE,     /* one-shot */
-	NR_EVENT_KINDS
 };
 
 /* The PTE of virtual page @vpn in @mm. */
@@ -221,38 +253,5 @@ void oracle_violation(struct sim *s, const char *what, uint32_t mm_id, uint64_t 
 void oracle_check_hit(struct sim *s, unsigned int cpu, struct mm *mm,
 		      uint64_t vpn, uint32_t cached_gen);
 void oracle_check_copy(struct sim *s, struct mm *mm, uint64_t head, uint64_t nr);
-
-/* path_migrate.c */
-int sim_migrate_folios(struct sim *s, unsigned int cpu, struct mm *mm,
-		       const uint64_t *vpns, unsigned int n, unsigned int target,
-		       int reason);
-int sim_migrate_folio(struct sim *s, unsigned int cpu, struct mm *mm,
-		      uint64_t vpn, unsigned int target, int reason);
-
-/* path_fault.c */
-void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn);
-
-/* path_scan.c */
-void sim_scan_start(struct sim *s, struct mm *mm);
-void sim_scan_table(struct sim *s, struct mm *mm);
-
-/* workload.c */
-void sim_access(struct sim *s, unsigned int thread);
-/* The first access of @thread to page @vpn after it was marked PROT_NONE. */
-void sim_prompt_access(struct sim *s, unsigned int thread, uint64_t vpn);
-/* Draws a thread's first access and schedules it. */
-void sim_access_start(struct sim *s, unsigned int thread);
-
-/* path_split.c */
-void sim_thp_op(struct sim *s, unsigned int thread);
-
-/* path_demote.c */
-void sim_demote(struct sim *s);
-
-/* engine.c */
-int sim_schedule(struct sim *s, uint64_t at, enum event_kind kind, uint32_t arg);
-int sim_schedule_page(struct sim *s, uint64_t at, enum event_kind kind,
-		      uint32_t arg, uint64_t vpn);
-void sim_run(struct sim *s);
 
 #endif

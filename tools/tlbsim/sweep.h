@@ -17,18 +17,21 @@ struct sweep_spec {
 };
 
 struct options;
+struct records;
 struct scenario;
 
 /* Parses "key=v1,v2,...", checks every value against the parameter and
- * the scenario, and refuses two values that run the same model. */
+ * the scenario, and refuses two values that run the same model; 0, or 2
+ * after a one-line error. */
 int sweep_parse(const struct scenario *sc, const char *vary, const struct params *base,
-		struct sweep_spec *sw, char *err, size_t errlen);
+		struct sweep_spec *sw);
+/* Runs the sweep, then sweep_report(). */
 int sweep_run(const struct options *o, const struct sweep_spec *sw);
-
-#define SWEEP_MAX_METRICS 8
-/* Parses "m1,m2,..." into metric ids (@ids may be NULL to only check);
- * returns the number of metrics, or 0 after a one-line error (unknown,
- * or not reported by @sc). */
-unsigned int sweep_metric_ids(const struct scenario *sc, const char *list, int *ids);
+/* The machine line, a table per metric, --json/--csv and the plots of
+ * @rs, the records of @sw's points (from sweep_run() or merge). */
+int sweep_report(const struct options *o, const struct sweep_spec *sw,
+		 const struct records *rs);
+/* --emit-jobs: one 'tlbsim run' command per point instead of the runs. */
+int sweep_emit_jobs(const struct options *o, const struct sweep_spec *sw);
 
 #endif

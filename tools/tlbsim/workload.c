@@ -18,6 +18,8 @@
  * is what keeps large working sets fast.
  */
 #include <math.h>
+#include "engine.h"
+#include "paths.h"
 #include "sim.h"
 
 static uint64_t pick_in(struct sim *s, uint64_t n)

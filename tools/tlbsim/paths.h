@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * The kernel paths the model runs, each calling the library where the
+ * kernel would, and the handlers they register with the engine.
+ */
+#ifndef TLBSIM_PATHS_H
+#define TLBSIM_PATHS_H
+
+#include <stdint.h>
+#include "sim.h"
+
+/* Registers every path's event handlers (and the scanner's end hook). */
+void sim_paths_register(struct sim *s);
+
+/* path_migrate.c */
+int sim_migrate_folios(struct sim *s, unsigned int cpu, struct mm *mm,
+		       const uint64_t *vpns, unsigned int n, unsigned int target,
+		       int reason);
+int sim_migrate_folio(struct sim *s, unsigned int cpu, struct mm *mm,
+		      uint64_t vpn, unsigned int target, int reason);
+
+/* path_fault.c */
+void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn);
+
+/* path_scan.c */
+void sim_scan_start(struct sim *s, struct mm *mm);
+void sim_scan_table(struct sim *s, struct mm *mm);
+/* Closes the gathers of passes still open when the run ends. */
+void sim_scan_end(struct sim *s);
+
+/* workload.c */
+void sim_access(struct sim *s, unsigned int thread);
+/* The first access of @thread to page @vpn after it was marked PROT_NONE. */
+void sim_prompt_access(struct sim *s, unsigned int thread, uint64_t vpn);
+/* Draws a thread's first access and schedules it. */
+void sim_access_start(struct sim *s, unsigned int thread);
+
+/* path_split.c */
+void sim_thp_op(struct sim *s, unsigned int thread);
+
+/* path_demote.c */
+void sim_demote(struct sim *s);
+
+#endif
