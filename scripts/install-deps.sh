@@ -12,6 +12,8 @@ if [ "${1:-}" = "--ci" ]; then
 	# Image and headers in one install so they are the same version.
 	pkgs="$pkgs doxygen lcov valgrind clang linux-headers-amd64 linux-image-amd64"
 	pkgs="$pkgs qemu-system-x86 busybox-static cpio gnuplot-nox time"
+	# tlbsim sweep --emit-jobs run by GNU parallel (tests/tlbsim/cli.sh).
+	pkgs="$pkgs parallel"
 	# Static analysis, sanitizers and fuzzing.
 	pkgs="$pkgs cppcheck clang-tidy clang-tools-14 libclang-rt-14-dev libfuzzer-14-dev"
 	# Linux 6.12's source: KUnit under UML, its scripts/kernel-doc for the
