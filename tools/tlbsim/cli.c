@@ -62,11 +62,15 @@ static int cmd_run(struct options *o)
 	run_watch_start(&w, o->timeline != NULL,
 			scenario_reads(o->sc, P_DURATION_S) ?
 			(uint64_t)(eff.v[P_DURATION_S] * 1e9) : 0);
-	o->tick = &w.tick;
 	snprintf(t.label, sizeof(t.label), "%s", t.policy);
-	if (plan_add(&pl, &t))
+	if (plan_add(&pl, &t)) {
+		timeline_free(&w.tl);
 		return fail("out of memory");
+	}
+	/* The hook lives in this frame: set only while the run executes. */
+	o->tick = &w.tick;
 	ret = runner_execute(o, &pl, &rs);
+	o->tick = NULL;
 	run_watch_end(&w);
 	if (!ret) {
 		report_run(stdout, &rs.r[0]);

@@ -129,7 +129,7 @@ static int parse_u64(const char *s, uint64_t *out)
 {
 	char *end;
 
-	if (!*s || *s == '-')
+	if (!s || !*s || *s == '-')
 		return -1;
 	errno = 0;
 	*out = strtoull(s, &end, 10);

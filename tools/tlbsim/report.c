@@ -169,8 +169,10 @@ void report_compare(FILE *out, const struct records *rs, const char *const *poli
 
 	for (m = sc->metrics; *m != NR_METRICS; m++)
 		nm++;
-	val = calloc(nm, sizeof(*val));
-	chg = calloc(nm, sizeof(*chg));
+	/* Every scenario reports at least one metric; + 1 keeps calloc() from
+	 * being asked for nothing if one ever did not. */
+	val = calloc(nm + 1, sizeof(*val));
+	chg = calloc(nm + 1, sizeof(*chg));
 	if (!val || !chg || nr_policies > MAX_COMPARE_POLICIES) {
 		fprintf(out, "(out of memory)\n");
 		goto out;

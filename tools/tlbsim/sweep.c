@@ -14,6 +14,16 @@
 #include "runner.h"
 #include "sweep.h"
 
+/* Parameter by parameter, by value (memcmp() of doubles would tell 0.0 from
+ * -0.0 apart). */
+static bool same_values(const struct params *a, const struct params *b)
+{
+	for (unsigned int i = 0; i < NR_PARAMS; i++)
+		if (a->v[i] < b->v[i] || a->v[i] > b->v[i])
+			return false;
+	return true;
+}
+
 /* Fills the effective values, and fails when two values run one model
  * (a scale that rounds them together, a clamp to the CPU count). */
 static int sweep_effective(const struct scenario *sc, const struct params *base,
@@ -34,7 +44,7 @@ static int sweep_effective(const struct scenario *sc, const struct params *base,
 		param_format((enum param_id)sw->param, sw->effective[v], sw->text[v],
 			     sizeof(sw->text[v]));
 		for (w = 0; w < v; w++) {
-			if (memcmp(eff[w].v, eff[v].v, sizeof(eff[v].v)) != 0)
+			if (!same_values(&eff[w], &eff[v]))
 				continue;
 			free(eff);
 			return fail("--vary %s: %s and %s run the same model "

@@ -60,9 +60,7 @@ static int result_stem(const char *file, char *stem, size_t len)
 		return fail("--emit-jobs '%s': the path is too long", file);
 	if (!strcmp(abs, "/"))
 		abs[0] = '\0';
-	strcpy(stem, abs);
-	strcat(stem, "/");
-	strncat(stem, base, n);
+	snprintf(stem, len, "%s/%.*s", abs, (int)n, base);
 	return 0;
 }
 
@@ -88,7 +86,7 @@ int sweep_emit_jobs(const struct options *o, const struct sweep_spec *sw)
 				fprintf(f, " --policy");
 				put_sh(f, o->policies[k]);
 				fprintf(f, " --seed %llu",
-					(unsigned long long)(o->seed + pair));
+					(unsigned long long)o->seed + pair);
 				for (id = 0; id < NR_PARAMS; id++)
 					if (id != sw->param && o->params.set[id])
 						put_set(f, id, o->params.v[id]);

@@ -92,11 +92,12 @@ static int plot_metric(const struct options *o, const struct sweep_spec *sw,
 	snprintf(title, sizeof(title), "%s: %s%s", o->sc->name, metric_defs[metric].name,
 		 o->pairs > 1 ? " (mean, bars: min-max over seeds)" : "");
 	for (k = 0; k < np; k++) {
-		series[k] = (struct plot_series){ o->policies[k], y + 3 * k * n,
-						  y + (3 * k + 1) * n, y + (3 * k + 2) * n };
+		/* Three rows of n points per policy: mean, min, max. */
+		double *mean = y + (size_t)3 * k * n, *lo = mean + n, *hi = lo + n;
+
+		series[k] = (struct plot_series){ o->policies[k], mean, lo, hi };
 		for (v = 0; v < n; v++)
-			point_stats(rs, sw, v, o->policies[k], metric, y + 3 * k * n + v,
-				    y + (3 * k + 1) * n + v, y + (3 * k + 2) * n + v);
+			point_stats(rs, sw, v, o->policies[k], metric, mean + v, lo + v, hi + v);
 	}
 	for (f = 0; f < o->nr_plots && !ret; f++) {
 		plot_name(out, sizeof(out), o->plots[f],

@@ -146,11 +146,15 @@ static void passes(FILE *f, const struct timeline *tl, int top, int height)
 
 static void time_axis(FILE *f, const struct timeline *tl, int y)
 {
-	double end = (double)tl->v[tl->len - 1].at_ns / 1e9, step = nice_ceiling(end / 10), t;
+	double end = (double)tl->v[tl->len - 1].at_ns / 1e9, step = nice_ceiling(end / 10);
+	unsigned int i, ticks = (unsigned int)(end / step + 1e-9);
 
-	for (t = 0; t <= end + 1e-9; t += step)
+	for (i = 0; i <= ticks; i++) {
+		double t = step * i;
+
 		fprintf(f, "<text x='%.1f' y='%d' text-anchor='middle' font-size='11'>%g</text>\n",
 			LEFT + PLOT_W * t / end, y, t);
+	}
 	fprintf(f, "<text x='%d' y='%d' text-anchor='middle' font-size='12'>virtual time (s)</text>\n",
 		LEFT + PLOT_W / 2, y + 18);
 }
