@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <check.h>
+#include "engine.h"
 #include "sim.h"
 #include "paths.h"
 #include "suite_runner.h"
@@ -79,8 +80,7 @@ START_TEST(test_backend_x86_ranged_flush_ipis_the_set)
 
 	cache_everywhere(s, 5);
 	cache_everywhere(s, 6);
-	s->cur_cpu = 0;
-	ck_assert_int_eq(s->flush_ops->flush(s, &req), 0);
+	ck_assert_int_eq(s->flush_ops->flush(&s->cpu[0].flush_ctx, &req), 0);
 	for (c = 0; c < NR_CPUS; c++) {
 		ck_assert(!cached(s, c, 5));
 		ck_assert(cached(s, c, 6));
@@ -107,8 +107,7 @@ START_TEST(test_backend_x86_full_flush_charges_refill)
 
 	for (v = 0; v < 100; v++)
 		cache_everywhere(s, v);
-	s->cur_cpu = 1;
-	ck_assert_int_eq(s->flush_ops->flush(s, &req), 0);
+	ck_assert_int_eq(s->flush_ops->flush(&s->cpu[1].flush_ctx, &req), 0);
 	ck_assert(!cached(s, 2, 50));
 	ck_assert_uint_eq(s->cpu[2].acct.refill_ns,
 			  (uint64_t)(100 * s->p.v[P_TLB_MISS_NS]));
@@ -131,8 +130,7 @@ START_TEST(test_backend_x86_only_targets_in_set)
 	tlbp_cpuset_init(&only, bits, sizeof(bits), NR_CPUS);
 	tlbp_cpuset_set(&only, 2);
 	cache_everywhere(s, 5);
-	s->cur_cpu = 0;
-	s->flush_ops->flush(s, &req);
+	s->flush_ops->flush(&s->cpu[0].flush_ctx, &req);
 	ck_assert(cached(s, 1, 5));
 	ck_assert(!cached(s, 2, 5));
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, 1);
@@ -153,8 +151,7 @@ START_TEST(test_backend_arm64_broadcast_reaches_all)
 
 	tlbp_cpuset_init(&none, bits, sizeof(bits), NR_CPUS);
 	cache_everywhere(s, 5);
-	s->cur_cpu = 0;
-	s->flush_ops->flush(s, &req);
+	s->flush_ops->flush(&s->cpu[0].flush_ctx, &req);
 	for (c = 0; c < NR_CPUS; c++)
 		ck_assert(!cached(s, c, 5));
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, 0);
@@ -163,9 +160,10 @@ START_TEST(test_backend_arm64_broadcast_reaches_all)
 			  (uint64_t)(s->p.v[P_DSB_NS] + s->p.v[P_DVM_TLBI_NS]));
 	/* Issued at add time (the batch): the DSB waits for all of them. */
 	s->cpu[0].acct.wait_ns = 0;
-	ck_assert_int_eq(s->flush_ops->add_pending(s, &s->mm[0].flush, 0,
+	ck_assert_int_eq(s->flush_ops->add_pending(&s->cpu[0].flush_ctx,
+						   &s->mm[0].flush, 0,
 						   8ULL << PAGE_SHIFT), 0);
-	s->flush_ops->flush(s, &req);
+	s->flush_ops->flush(&s->cpu[0].flush_ctx, &req);
 	ck_assert_uint_eq(s->cpu[0].acct.wait_ns,
 			  (uint64_t)(s->p.v[P_DSB_NS] + 8 * s->p.v[P_DVM_TLBI_NS]));
 	destroy(s);
@@ -180,11 +178,32 @@ START_TEST(test_backend_flush_mm_drains_everything)
 
 	cache_everywhere(s, 7);
 	tlbp_mm_mark_batched_pending(&s->mm[0].flush);
-	s->cur_cpu = 0;
 	ck_assert_int_eq(tlbp_mm_flush_batched_pending(&s->mm[0].flush, &flushed), 0);
 	ck_assert(flushed);
 	ck_assert(!cached(s, 3, 7));
 	ck_assert_uint_eq(s->st.batched_pending_drains, 1);
+	destroy(s);
+}
+END_TEST
+
+static void drain(struct sim *s, void *arg)
+{
+	(void)arg;
+	ck_assert_int_eq(tlbp_mm_flush_batched_pending(&s->mm[0].flush, NULL), 0);
+}
+
+/* An mm is shared by CPUs: its flush is issued by the CPU running. */
+START_TEST(test_backend_shared_ctx_issues_from_this_cpu)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+
+	tlbp_mm_mark_batched_pending(&s->mm[0].flush);
+	sim_call_on(s, 2, drain, NULL);
+	ck_assert_uint_eq(sim_this_cpu(s), 0);
+	ck_assert_uint_gt(s->cpu[2].acct.wait_ns, 0);
+	ck_assert_uint_eq(s->cpu[2].acct.irq_ns, 0);
+	ck_assert_uint_eq(s->cpu[0].acct.wait_ns, 0);
+	ck_assert_uint_gt(s->cpu[0].acct.irq_ns, 0);
 	destroy(s);
 }
 END_TEST
@@ -320,6 +339,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_backend_arm64_broadcast_reaches_all);
 	tcase_add_loop_test(tc, test_backend_flush_mm_drains_everything,
 			    BACKEND_X86_IPI, BACKEND_ARM64_TLBI + 1);
+	tcase_add_test(tc, test_backend_shared_ctx_issues_from_this_cpu);
 	tcase_add_test(tc, test_aspace_folios_and_bytes_per_page);
 	tcase_add_test(tc, test_oracle_safe_migration_flushes_pending_gather);
 	tcase_add_test(tc, test_oracle_catches_never_flush);

@@ -31,7 +31,7 @@ struct mm *sim_mm_new(struct sim *s, struct object *obj)
 	mm->obj = obj;
 	mm->cpu_bits = calloc(1, bytes);
 	if (!mm->cpu_bits || obj->nr_mappers >= MAX_MAPPERS ||
-	    tlbp_mm_init(&mm->flush, s->flush_ops, s) ||
+	    tlbp_mm_init(&mm->flush, s->flush_ops, &s->this_cpu_ctx) ||
 	    tlbp_cpuset_init(&mm->cpus, mm->cpu_bits, bytes, s->nr_cpus))
 		return NULL;
 	mm->slot = obj->nr_mappers;

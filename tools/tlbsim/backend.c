@@ -8,10 +8,19 @@
  * what they lost (user time, after the ack: it does not lengthen the wait). arm64-tlbi: invalidations are
  * broadcast by hardware (no interrupts); the batch issues them at add time
  * and waits for completion (DSB) at flush time.
+ *
+ * Every op's ctx is a struct flush_ctx: a CPU's own batch names its CPU,
+ * objects shared by CPUs name the CPU running the current event (sim.h).
  */
 #include <math.h>
 #include <stddef.h>
 #include "sim.h"
+
+/* The CPU issuing the flush @ctx asks for. */
+static unsigned int issuer(const struct flush_ctx *ctx)
+{
+	return ctx->cpu == SIM_THIS_CPU ? sim_this_cpu(ctx->s) : ctx->cpu;
+}
 
 static struct mm *mm_of(struct tlbp_mm *f)
 {
@@ -77,8 +86,8 @@ static double holdoff_wait_ns(struct sim *s, unsigned int nr_targets)
 
 static int x86_flush(void *ctx, const struct tlbp_flush_req *req)
 {
-	struct sim *s = ctx;
-	unsigned int self = s->cur_cpu, cpu, nr_targets = 0;
+	struct sim *s = ((struct flush_ctx *)ctx)->s;
+	unsigned int self = issuer(ctx), cpu, nr_targets = 0;
 	double each = flush_cost_ns(s, req), wait;
 	bool remote_socket = false;
 
@@ -124,7 +133,7 @@ static int x86_add_pending(void *ctx, struct tlbp_mm *mm, uint64_t start,
 
 static int x86_flush_mm(void *ctx, struct tlbp_mm *f)
 {
-	struct sim *s = ctx;
+	struct sim *s = ((struct flush_ctx *)ctx)->s;
 	struct mm *mm = mm_of(f);
 	struct tlbp_flush_req req = {
 		.cpus = &mm->cpus, .mm = f, .start = 0, .end = TLBP_FLUSH_ALL,
@@ -137,10 +146,8 @@ static int x86_flush_mm(void *ctx, struct tlbp_mm *f)
 }
 
 /* TLBI ... IS without the DSB: cheap to issue, completes later. */
-static void arm64_issue(struct sim *s, uint64_t pages)
+static void arm64_issue(struct sim *s, struct cpu *c, uint64_t pages)
 {
-	struct cpu *c = &s->cpu[s->cur_cpu];
-
 	c->acct.kernel_ns += (uint64_t)(pages * s->p.v[P_TLBI_ISSUE_NS]);
 	c->tlbi_issued += (uint32_t)pages;
 }
@@ -148,8 +155,10 @@ static void arm64_issue(struct sim *s, uint64_t pages)
 static int arm64_add_pending(void *ctx, struct tlbp_mm *mm, uint64_t start,
 			     uint64_t end)
 {
+	struct sim *s = ((struct flush_ctx *)ctx)->s;
+
 	(void)mm;
-	arm64_issue(ctx, (end - start) >> PAGE_SHIFT);
+	arm64_issue(s, &s->cpu[issuer(ctx)], (end - start) >> PAGE_SHIFT);
 	return 0;
 }
 
@@ -162,13 +171,14 @@ static int arm64_add_pending(void *ctx, struct tlbp_mm *mm, uint64_t start,
  */
 static int arm64_flush(void *ctx, const struct tlbp_flush_req *req)
 {
-	struct sim *s = ctx;
-	struct cpu *c = &s->cpu[s->cur_cpu];
-	unsigned int cpu, issuers = s->op_cpu == s->cur_cpu && s->op_issuers ? s->op_issuers : 1;
+	struct sim *s = ((struct flush_ctx *)ctx)->s;
+	unsigned int self = issuer(ctx), cpu;
+	unsigned int issuers = s->op_cpu == self && s->op_issuers ? s->op_issuers : 1;
+	struct cpu *c = &s->cpu[self];
 
 	count_kind(s, req);
 	if (!c->tlbi_issued)
-		arm64_issue(s, req->full ? 1 : req->nr_pages);
+		arm64_issue(s, c, req->full ? 1 : req->nr_pages);
 	c->acct.wait_ns += (uint64_t)((double)c->tlbi_issued * issuers * s->p.v[P_DVM_TLBI_NS]);
 	c->tlbi_issued = 0;
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
@@ -178,7 +188,7 @@ static int arm64_flush(void *ctx, const struct tlbp_flush_req *req)
 			s->cpu[cpu].acct.refill_ns +=
 				(uint64_t)(dropped * s->p.v[P_TLB_MISS_NS]);
 	}
-	s->cpu[s->cur_cpu].acct.wait_ns += (uint64_t)s->p.v[P_DSB_NS];
+	c->acct.wait_ns += (uint64_t)s->p.v[P_DSB_NS];
 	return 0;
 }
 
@@ -186,7 +196,7 @@ static int arm64_flush(void *ctx, const struct tlbp_flush_req *req)
  * so it must invalidate the whole mm (TLBI ASIDE1IS + DSB). */
 static int arm64_flush_mm(void *ctx, struct tlbp_mm *f)
 {
-	struct sim *s = ctx;
+	struct sim *s = ((struct flush_ctx *)ctx)->s;
 	struct tlbp_flush_req req = {
 		.cpus = &s->all_cpus, .mm = f, .end = TLBP_FLUSH_ALL, .full = true,
 	};

@@ -2,10 +2,30 @@
 /* The event loop: pop the earliest event, advance virtual time, dispatch. */
 #include "engine.h"
 
-void sim_on_event(struct sim *s, enum event_kind kind,
-		  void (*fn)(struct sim *s, const struct event *ev))
+void sim_on_event(struct sim *s, enum event_kind kind, const struct sim_handler *h)
 {
-	s->on_event[kind] = fn;
+	s->on_event[kind] = *h;
+}
+
+void sim_call_on(struct sim *s, unsigned int cpu,
+		 void (*fn)(struct sim *s, void *arg), void *arg)
+{
+	unsigned int was = s->this_cpu;
+
+	s->this_cpu = cpu;
+	fn(s, arg);
+	s->this_cpu = was;
+}
+
+static void dispatch(struct sim *s, const struct event *ev)
+{
+	const struct sim_handler *h;
+
+	if (ev->kind >= NR_EVENT_KINDS || !s->on_event[ev->kind].run)
+		return;
+	h = &s->on_event[ev->kind];
+	s->this_cpu = h->cpu(s, ev);
+	h->run(s, ev);
 }
 
 int sim_schedule_page(struct sim *s, uint64_t at, enum event_kind kind,
@@ -41,8 +61,7 @@ void sim_run(struct sim *s)
 			tick_until(s, ev.time);
 		s->now = ev.time;
 		s->st.sim_events++;
-		if (ev.kind < NR_EVENT_KINDS && s->on_event[ev.kind])
-			s->on_event[ev.kind](s, &ev);
+		dispatch(s, &ev);
 	}
 	if (s->on_end)
 		s->on_end(s);

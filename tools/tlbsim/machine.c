@@ -24,6 +24,7 @@ int sim_machine_init(struct sim *s, unsigned int nr_cpus, unsigned int nr_nodes)
 		return -1;
 	if (tlbp_cpuset_init(&s->all_cpus, s->all_cpu_bits, bytes, nr_cpus))
 		return -1;
+	s->this_cpu_ctx = (struct flush_ctx){ .s = s, .cpu = SIM_THIS_CPU };
 	/* The back-end's architecture profile from the library, by name. */
 	if (tlbp_arch_from_name(backend_arch_name((enum backend_kind)s->p.v[P_BACKEND]),
 				&arch) ||
@@ -37,12 +38,13 @@ int sim_machine_init(struct sim *s, unsigned int nr_cpus, unsigned int nr_nodes)
 		struct cpu *cpu = &s->cpu[c];
 
 		cpu->node = cpu_node_of(s, c);
+		cpu->flush_ctx = (struct flush_ctx){ .s = s, .cpu = c };
 		tlbp_cpuset_set(&s->all_cpus, c);
 		cpu->batch_bits = calloc(1, bytes);
 		if (!cpu->batch_bits ||
 		    tlb_init(&cpu->tlb, (uint32_t)s->p.v[P_TLB_ENTRIES]) ||
-		    tlbp_batch_init(&cpu->batch, &s->batch_cfg, s->flush_ops, s,
-				    cpu->batch_bits, bytes))
+		    tlbp_batch_init(&cpu->batch, &s->batch_cfg, s->flush_ops,
+				    &cpu->flush_ctx, cpu->batch_bits, bytes))
 			return -1;
 	}
 	return 0;

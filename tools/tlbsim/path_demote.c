@@ -62,13 +62,13 @@ static int d_flush(void *ctx)
 	struct tlbp_flush_req req = {
 		.cpus = &s->all_cpus, .end = TLBP_FLUSH_ALL, .full = true,
 	};
-	uint64_t before = cpu_path_ns(&s->cpu[0]);
+	struct cpu *c = &s->cpu[sim_this_cpu(s)];
+	uint64_t before = cpu_path_ns(c);
 
-	s->cur_cpu = 0;
 	s->st.tlb_flush_all_calls++;
 	d->unflushed_remap = false;
-	s->flush_ops->flush(s, &req);
-	s->st.sys_ns += cpu_path_ns(&s->cpu[0]) - before;
+	s->flush_ops->flush(&c->flush_ctx, &req);
+	s->st.sys_ns += cpu_path_ns(c) - before;
 	return 0;
 }
 

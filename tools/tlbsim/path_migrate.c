@@ -89,7 +89,6 @@ int sim_migrate_folios(struct sim *s, unsigned int cpu, struct mm *mm,
 	unsigned int i, m;
 	int err = 0;
 
-	s->cur_cpu = cpu;
 	for (i = 0; i < n && !err; i++) {
 		uint64_t head = folio_head(mm, vpns[i]), nr = folio_pages(mm, vpns[i]);
 		const struct folio_page *fp = &o->page[head];

@@ -27,11 +27,9 @@
 
 /* task_numa_work runs in the context of one of the mm's tasks; a whole
  * pass stays on that task's CPU, the next pass takes the next task. */
-static unsigned int pick_scan_cpu(struct sim *s, struct mm *mm)
+unsigned int sim_scan_next_cpu(const struct sim *s, const struct mm *mm)
 {
-	struct thread *t = &s->thread[mm->first_thread + mm->scan_cpu_rr++ % mm->nr_threads];
-
-	return t->cpu;
+	return s->thread[mm->first_thread + mm->scan_cpu_rr % mm->nr_threads].cpu;
 }
 
 void sim_scan_start(struct sim *s, struct mm *mm)
@@ -47,7 +45,8 @@ void sim_scan_start(struct sim *s, struct mm *mm)
 	if (mm->scan_pass_end > mm->nr_pages)
 		mm->scan_pass_end = mm->nr_pages;
 	mm->pass_started_ns = s->now;
-	mm->scan_cpu = pick_scan_cpu(s, mm);
+	mm->scan_cpu = sim_this_cpu(s);
+	mm->scan_cpu_rr++;
 	mm->in_pass = true;
 	/* Writers arrive as a Poisson stream; only the first in a pass matters. */
 	mm->writer_at = writer_hz > 0 ? s->now + (uint64_t)rng_exp(&s->rng, 1e9 / writer_hz) :
@@ -139,7 +138,6 @@ static void scan_flush(struct sim *s, struct mm *mm, unsigned int cpu)
 	enum tlbp_flush_reason why;
 	uint64_t before = cpu_path_ns(&s->cpu[cpu]);
 
-	s->cur_cpu = cpu;
 	tlbp_gather_finish(&mm->gather, &mm->cpus, &why);
 	if (why != TLBP_FLUSH_NOT_REQUIRED)
 		s->st.scanner_flush_mm_calls++;
@@ -166,13 +164,12 @@ static unsigned int owner_of(const struct mm *mm, uint64_t vpn)
  */
 void sim_scan_table(struct sim *s, struct mm *mm)
 {
-	unsigned int cpu = mm->scan_cpu;
+	unsigned int cpu = sim_this_cpu(s); /* the pass's: mm->scan_cpu */
 	uint64_t start = mm->scan_next_vpn, end, vpn, changed = 0, took;
 	double prompt = s->p.v[P_FAULT_PROMPT_FRACTION];
 	double prompt_mean = s->p.v[P_FAULT_PROMPT_MS] * 1e6;
 	double cost;
 
-	s->cur_cpu = cpu;
 	if (mm->scan_step == SCAN_STEP_DONE) {
 		mm->scan_step = SCAN_STEP_DRAIN;
 		scan_finish(s, mm);
@@ -220,16 +217,23 @@ void sim_scan_table(struct sim *s, struct mm *mm)
 	sim_schedule(s, s->now + (uint64_t)cost + 1, EV_SCAN_TABLE, mm->id - 1);
 }
 
+static void scan_close(struct sim *s, void *arg)
+{
+	struct mm *mm = arg;
+
+	(void)s;
+	tlbp_gather_finish(&mm->gather, &mm->cpus, NULL);
+	mm->in_pass = false;
+}
+
 void sim_scan_end(struct sim *s)
 {
 	unsigned int i;
 
-	/* Gathers still open at the end close now, so nothing stays owed. */
-	for (i = 0; i < s->nr_mms; i++) {
-		if (s->mm[i].in_pass && s->mm[i].scan_step != SCAN_STEP_DONE) {
-			s->cur_cpu = s->thread[s->mm[i].first_thread].cpu;
-			tlbp_gather_finish(&s->mm[i].gather, &s->mm[i].cpus, NULL);
-			s->mm[i].in_pass = false;
-		}
-	}
+	/* Gathers still open at the end close now, on the CPU of the mm's
+	 * first task, so nothing stays owed. */
+	for (i = 0; i < s->nr_mms; i++)
+		if (s->mm[i].in_pass && s->mm[i].scan_step != SCAN_STEP_DONE)
+			sim_call_on(s, s->thread[s->mm[i].first_thread].cpu,
+				    scan_close, &s->mm[i]);
 }

@@ -11,6 +11,7 @@
 
 struct split_ctx {
 	struct sim *s;
+	struct cpu *cpu; /* the splitting thread's */
 	struct mm *mm;
 	uint64_t head;
 };
@@ -26,7 +27,7 @@ static int s_clear_pte(void *ctx, unsigned int idx, unsigned int *old_pte)
 		   (*pte & PTE_PROTNONE ? TLBP_PTE_PROTNONE : 0) |
 		   (*pte & PTE_DIRTY ? TLBP_PTE_DIRTY : 0);
 	*pte = PTE_MIGRATION | (*pte & PTE_DIRTY);
-	c->s->cpu[c->s->cur_cpu].acct.kernel_ns += (uint64_t)c->s->p.v[P_PTE_UPDATE_NS];
+	c->cpu->acct.kernel_ns += (uint64_t)c->s->p.v[P_PTE_UPDATE_NS];
 	return 0;
 }
 
@@ -57,7 +58,7 @@ void sim_thp_op(struct sim *s, unsigned int ti)
 	struct cpu *c = &s->cpu[t->cpu];
 	uint64_t before = cpu_path_ns(c), vpn, took;
 	uint64_t head = t->slice_start + (t->ops_done++ << PMD_ORDER);
-	struct split_ctx ctx = { s, t->mm, head };
+	struct split_ctx ctx = { s, c, t->mm, head };
 	struct tlbp_split_folio folio = {
 		.mm = &t->mm->flush, .mm_cpus = &t->mm->cpus,
 		.addr = head << PAGE_SHIFT, .order = PMD_ORDER, .pmd_order = PMD_ORDER,
@@ -69,7 +70,6 @@ void sim_thp_op(struct sim *s, unsigned int ti)
 
 	if (head + (1ULL << PMD_ORDER) > t->slice_start + t->slice_pages)
 		return; /* this thread's operations are done */
-	s->cur_cpu = t->cpu;
 	s->op_cpu = t->cpu;
 	s->op_issuers = 1;
 	for (i = 0; i < s->nr_threads; i++)

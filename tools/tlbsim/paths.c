@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
-/* Which path handles which event: the one place that knows both. */
+/* Which path handles which event, on which CPU: the one place that knows both. */
 #include "engine.h"
 #include "heap.h"
 #include "paths.h"
@@ -14,14 +14,30 @@ static void on_prompt_access(struct sim *s, const struct event *ev)
 	sim_prompt_access(s, ev->arg, ev->arg2);
 }
 
+/* Accesses, their faults and THP operations run on the thread's CPU. */
+static unsigned int thread_cpu(const struct sim *s, const struct event *ev)
+{
+	return s->thread[ev->arg].cpu;
+}
+
 static void on_scan_start(struct sim *s, const struct event *ev)
 {
 	sim_scan_start(s, &s->mm[ev->arg]);
 }
 
+static unsigned int scan_start_cpu(const struct sim *s, const struct event *ev)
+{
+	return sim_scan_next_cpu(s, &s->mm[ev->arg]);
+}
+
 static void on_scan_table(struct sim *s, const struct event *ev)
 {
 	sim_scan_table(s, &s->mm[ev->arg]);
+}
+
+static unsigned int scan_table_cpu(const struct sim *s, const struct event *ev)
+{
+	return s->mm[ev->arg].scan_cpu;
 }
 
 static void on_thp_op(struct sim *s, const struct event *ev)
@@ -35,13 +51,28 @@ static void on_demote(struct sim *s, const struct event *ev)
 	sim_demote(s);
 }
 
+/* The sysfs write that demotes runs on the boot CPU. */
+static unsigned int boot_cpu(const struct sim *s, const struct event *ev)
+{
+	(void)s;
+	(void)ev;
+	return 0;
+}
+
+static const struct sim_handler handlers[NR_EVENT_KINDS] = {
+	[EV_ACCESS] = { on_access, thread_cpu },
+	[EV_PROMPT_ACCESS] = { on_prompt_access, thread_cpu },
+	[EV_SCAN_START] = { on_scan_start, scan_start_cpu },
+	[EV_SCAN_TABLE] = { on_scan_table, scan_table_cpu },
+	[EV_THP_OP] = { on_thp_op, thread_cpu },
+	[EV_DEMOTE] = { on_demote, boot_cpu },
+};
+
 void sim_paths_register(struct sim *s)
 {
-	sim_on_event(s, EV_ACCESS, on_access);
-	sim_on_event(s, EV_PROMPT_ACCESS, on_prompt_access);
-	sim_on_event(s, EV_SCAN_START, on_scan_start);
-	sim_on_event(s, EV_SCAN_TABLE, on_scan_table);
-	sim_on_event(s, EV_THP_OP, on_thp_op);
-	sim_on_event(s, EV_DEMOTE, on_demote);
+	unsigned int k;
+
+	for (k = 0; k < NR_EVENT_KINDS; k++)
+		sim_on_event(s, (enum event_kind)k, &handlers[k]);
 	s->on_end = sim_scan_end;
 }

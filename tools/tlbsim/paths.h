@@ -12,7 +12,8 @@
 /* Registers every path's event handlers (and the scanner's end hook). */
 void sim_paths_register(struct sim *s);
 
-/* path_migrate.c */
+/* path_migrate.c: @cpu is the CPU running (sim_this_cpu()), whose batch
+ * the unmaps queue on. */
 int sim_migrate_folios(struct sim *s, unsigned int cpu, struct mm *mm,
 		       const uint64_t *vpns, unsigned int n, unsigned int target,
 		       int reason);
@@ -23,6 +24,9 @@ int sim_migrate_folio(struct sim *s, unsigned int cpu, struct mm *mm,
 void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn);
 
 /* path_scan.c */
+/* The CPU of @mm's next pass: its next task in turn (task_numa_work). */
+unsigned int sim_scan_next_cpu(const struct sim *s, const struct mm *mm);
+/* Starts a pass of @mm on sim_this_cpu(). */
 void sim_scan_start(struct sim *s, struct mm *mm);
 void sim_scan_table(struct sim *s, struct mm *mm);
 /* Closes the gathers of passes still open when the run ends. */

@@ -8,6 +8,7 @@
 #ifndef TLBSIM_SIM_H
 #define TLBSIM_SIM_H
 
+#include <limits.h>
 #include <stdint.h>
 #include <tlbpolicy/tlbpolicy.h>
 #include "heap.h"
@@ -86,8 +87,24 @@ struct acct {
 	uint64_t sleep_ns;  /* asleep on mmap_lock behind a queued writer */
 };
 
+struct sim;
+
+/*
+ * The ctx of the flush ops: the model and the CPU that issues the flush.
+ * A CPU's own unmap batch names that CPU. Objects shared by CPUs (an mm's
+ * flush state and the scanner's gathers, which use the mm's ops) name
+ * SIM_THIS_CPU: whichever CPU runs the current event, sim_this_cpu(),
+ * as the kernel's flush_tlb_mm_range() issues from smp_processor_id().
+ */
+struct flush_ctx {
+	struct sim *s;
+	unsigned int cpu; /* or SIM_THIS_CPU */
+};
+#define SIM_THIS_CPU UINT_MAX
+
 struct cpu {
 	unsigned int node;
+	struct flush_ctx flush_ctx; /* this CPU's batch's ops ctx */
 	struct tlb tlb;
 	struct acct acct;
 	struct tlbp_batch batch; /* the running task's tlbflush_unmap_batch */
@@ -155,7 +172,6 @@ enum event_kind {
  * boundary. Only installed on request (run --timeline, run progress), so
  * other runs pay one predictable branch per event.
  */
-struct sim;
 struct sim_tick {
 	uint64_t every_ns;
 	void (*fn)(void *ctx, const struct sim *s, uint64_t at);
@@ -163,6 +179,16 @@ struct sim_tick {
 };
 
 struct event;
+
+/*
+ * What one event kind does (registered by the kernel paths, paths.h) and
+ * the CPU it runs on, which the engine makes sim_this_cpu() before calling
+ * @run. @cpu only reads the model.
+ */
+struct sim_handler {
+	void (*run)(struct sim *s, const struct event *ev);
+	unsigned int (*cpu)(const struct sim *s, const struct event *ev);
+};
 
 /*
  * The library policy each decision point of a run uses. A scenario's
@@ -180,7 +206,7 @@ struct sim {
 	struct params p;
 	/* What each event kind does: registered by the kernel paths
 	 * (paths.h), so the engine dispatches without knowing any of them. */
-	void (*on_event[NR_EVENT_KINDS])(struct sim *s, const struct event *ev);
+	struct sim_handler on_event[NR_EVENT_KINDS];
 	/* Called once the queue is empty, before the run ends (a scan pass
 	 * still open closes its gather); may be NULL. */
 	void (*on_end)(struct sim *s);
@@ -199,7 +225,12 @@ struct sim {
 	/* The back-end's architecture profile: per-CPU unmap batches and
 	 * unbatched clear-and-flush (its range_ceiling) alike. */
 	struct tlbp_batch_config batch_cfg;
-	unsigned int cur_cpu;     /* CPU on whose behalf ops run */
+	/* The ops ctx of objects shared by CPUs: { this sim, SIM_THIS_CPU }. */
+	struct flush_ctx this_cpu_ctx;
+	/* The CPU running the current event. Written by the engine only
+	 * (engine.c), read through sim_this_cpu(); 0, the boot CPU, outside
+	 * any event. */
+	unsigned int this_cpu;
 	/* arm64: CPUs issuing broadcast TLBIs at once, as seen by op_cpu's
 	 * operation (the path sets both); others count as alone. */
 	unsigned int op_cpu, op_issuers;
@@ -211,6 +242,12 @@ struct sim {
 	unsigned long *all_cpu_bits;
 	struct tlbp_cpuset all_cpus;
 };
+
+/* The emulator's smp_processor_id(): the CPU the current event runs on. */
+static inline unsigned int sim_this_cpu(const struct sim *s)
+{
+	return s->this_cpu;
+}
 
 /* The PTE of virtual page @vpn in @mm. */
 static inline uint8_t *pte_of(const struct mm *mm, uint64_t vpn)
@@ -246,8 +283,6 @@ uint64_t aspace_bytes(const struct sim *s);
 const struct tlbp_flush_ops *backend_ops(enum backend_kind kind);
 /* The library's architecture profile (tlbp_arch_from_name()) of a back-end. */
 const char *backend_arch_name(enum backend_kind kind);
-/* Immediate flush of one page (ptep_clear_flush) by the current CPU. */
-
 /* oracle.c */
 void oracle_violation(struct sim *s, const char *what, uint32_t mm_id, uint64_t vpn);
 void oracle_check_hit(struct sim *s, unsigned int cpu, struct mm *mm,
