@@ -202,7 +202,7 @@ def table(a):
             ('of them by NUMA balancing', lambda r: str(r['integrity'].get('numa_pages_migrated', '-'))),
             ('THP splits (thp_split_page)', lambda r: str(r['integrity'].get('thp_split_page', '-'))),
             ('kernel warnings', lambda r: str(len(r.get('warnings', [])))),
-            ('guest minutes', lambda r: '%.1f' % (r['host_seconds'] / 60)))
+            ('minutes (host clock)', lambda r: '%.1f' % (r['host_seconds'] / 60)))
     for label, f in rows:
         print('| %s | ' % label + ' | '.join(f(r) for _, r in cols) + ' |')
     shared = [r['settings'] for r in recs if len(r['settings']) > 1]
