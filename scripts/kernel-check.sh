@@ -20,9 +20,7 @@ kernel=/boot/vmlinuz-$kver
 for tool in qemu-system-x86_64 cpio; do
 	command -v $tool >/dev/null || { echo "kernel-check: $tool not installed" >&2; exit 1; }
 done
-busybox=$(command -v busybox || true)
-[ -n "$busybox" ] && file -L "$busybox" 2>/dev/null | grep -q static || busybox=/bin/busybox
-[ -x "$busybox" ] || { echo "kernel-check: busybox-static not installed" >&2; exit 1; }
+busybox=$(sh "$srcdir/scripts/static-busybox.sh") || exit 1
 
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/tlbp-boot.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT

@@ -12,9 +12,7 @@ shift 2
 for tool in cpio gzip gcc; do
 	command -v $tool >/dev/null || { echo "testbed-initramfs: $tool not installed (scripts/install-deps.sh --ci)" >&2; exit 1; }
 done
-busybox=$(command -v busybox || true)
-[ -n "$busybox" ] && file -L "$busybox" 2>/dev/null | grep -q static || busybox=/bin/busybox
-[ -x "$busybox" ] || { echo "testbed-initramfs: busybox-static not installed" >&2; exit 1; }
+busybox=$(sh "$srcdir/scripts/static-busybox.sh") || exit 1
 
 root=$(mktemp -d "${TMPDIR:-/var/tmp}/tlbp-initramfs.XXXXXX")
 trap 'rm -rf "$root"' EXIT
