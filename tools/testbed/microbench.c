@@ -24,6 +24,22 @@
  *                            remap), with no other thread in the mm
  *   tlb_irqs_per_shootdown   TLB interrupts counted per flush with 7
  *                            remote threads (checks the IPIs happened)
+ *   protnone_pte_ns          mprotect(PROT_NONE) of 64 MiB of present
+ *                            pages, per PTE: change_pte_range()'s loop,
+ *                            which the NUMA scanner runs too
+ *   *_loaded_ns              fault, migrate_page and protnone_pte again
+ *                            while 7 other processes keep the other vCPUs
+ *                            busy (another mm: no shootdown reaches them),
+ *                            as the workloads do: 8 vCPU threads then share
+ *                            the host's cores, and wall time stretches
+ *   tlb_refill_loaded_ns     one pass of that loop over 32 MiB right after
+ *                            a full flush, less a pass with the TLB warm,
+ *                            per page, other vCPUs busy: what a page's
+ *                            translation costs to walk again after a flush
+ *   sweep_ns_per_page        8 threads, one per CPU, each writing one byte
+ *                            per 4 KiB page of its own 32 MiB in a loop
+ *                            (numa_regions' access), NUMA balancing off:
+ *                            ns per page per thread
  *
  * Output: one "@@micro key=value ..." line. Usage: microbench [reps=N]
  */
@@ -34,12 +50,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <signal.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_SPINNERS 7
 #define MOVE_BATCH 64
 #define COPY_POOL (64UL << 20)
+#define PROT_REGION (64UL << 20)
+#define SWEEP_PART (32UL << 20)
+#define SWEEP_SECONDS 3
 
 static volatile int spin_stop;
 
@@ -194,12 +215,152 @@ static double migrate_ns(unsigned int reps)
 	return m;
 }
 
+/* ns per PTE of mprotect(PROT_NONE) over a region of present pages. */
+static double protnone_ns(unsigned int reps)
+{
+	char *buf = mmap(NULL, PROT_REGION, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	double *t = calloc(reps, sizeof(*t)), m;
+
+	madvise(buf, PROT_REGION, MADV_NOHUGEPAGE);
+	memset(buf, 1, PROT_REGION);
+	for (unsigned int r = 0; r < reps; r++) {
+		double t0 = tb_now();
+
+		mprotect(buf, PROT_REGION, PROT_NONE);
+		t[r] = (tb_now() - t0) * 1e9 / (double)(PROT_REGION / TB_PAGE_SIZE);
+		mprotect(buf, PROT_REGION, PROT_READ | PROT_WRITE);
+	}
+	m = median(t, reps);
+	free(t);
+	munmap(buf, PROT_REGION);
+	return m;
+}
+
+/* One store per page of @buf: numa_regions' loop, once. */
+static double one_pass_ns(char *buf, size_t len, char v)
+{
+	double t0 = tb_now();
+
+	for (size_t off = 0; off < len; off += TB_PAGE_SIZE)
+		((volatile char *)buf)[off] = v;
+	return (tb_now() - t0) * 1e9;
+}
+
+/* ns per page to refill a translation: a pass after a full flush (an
+ * mprotect of the whole part, far over the 33-page ceiling) against a
+ * pass with every translation still cached. */
+static double refill_ns(unsigned int reps)
+{
+	char *buf = mmap(NULL, SWEEP_PART, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	double *cold = calloc(reps, sizeof(*cold)), *warm = calloc(reps, sizeof(*warm)), m;
+
+	madvise(buf, SWEEP_PART, MADV_NOHUGEPAGE);
+	memset(buf, 1, SWEEP_PART);
+	for (unsigned int r = 0; r < reps; r++) {
+		mprotect(buf, SWEEP_PART, PROT_READ);
+		mprotect(buf, SWEEP_PART, PROT_READ | PROT_WRITE);
+		cold[r] = one_pass_ns(buf, SWEEP_PART, (char)r);
+		warm[r] = one_pass_ns(buf, SWEEP_PART, (char)r);
+	}
+	m = (median(cold, reps) - median(warm, reps)) / (double)(SWEEP_PART / TB_PAGE_SIZE);
+	free(cold);
+	free(warm);
+	munmap(buf, SWEEP_PART);
+	return m;
+}
+
+/* Busy processes on @cpus (another mm each), until load_stop(). */
+static void load_start(const int *cpus, int nr, pid_t *pids)
+{
+	for (int i = 0; i < nr; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			tb_pin_to_cpu(cpus[i]);
+			for (;;)
+				__asm__ volatile("" ::: "memory");
+		}
+	}
+	tb_sleep_ms(200);
+}
+
+static void load_stop(const pid_t *pids, int nr)
+{
+	for (int i = 0; i < nr; i++) {
+		if (pids[i] > 0) {
+			kill(pids[i], SIGKILL);
+			waitpid(pids[i], NULL, 0);
+		}
+	}
+}
+
+struct sweeper {
+	int cpu;
+	char *part;
+	volatile unsigned long pages;
+};
+
+static volatile int sweep_stop;
+
+static void *sweep_main(void *arg)
+{
+	struct sweeper *w = arg;
+	char v = 0;
+
+	tb_pin_to_cpu(w->cpu);
+	memset(w->part, 1, SWEEP_PART);
+	while (!sweep_stop) {
+		for (size_t off = 0; off < SWEEP_PART; off += TB_PAGE_SIZE)
+			((volatile char *)w->part)[off] = v;
+		w->pages += SWEEP_PART / TB_PAGE_SIZE;
+		v++;
+	}
+	return NULL;
+}
+
+/* ns per page per thread of numa_regions' loop, one thread per CPU. */
+static double sweep_ns(const int *cpus, int nr)
+{
+	struct sweeper w[MAX_SPINNERS + 1];
+	pthread_t tid[MAX_SPINNERS + 1];
+	unsigned long before = 0, after = 0;
+	char *region = mmap(NULL, SWEEP_PART * (size_t)nr, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	madvise(region, SWEEP_PART * (size_t)nr, MADV_NOHUGEPAGE); /* 4 KiB, as mode=private */
+	tb_write_file("/proc/sys/kernel/numa_balancing", "0");
+	sweep_stop = 0;
+	for (int i = 0; i < nr; i++) {
+		w[i].cpu = cpus[i];
+		w[i].part = region + SWEEP_PART * (size_t)i;
+		w[i].pages = 0;
+		pthread_create(&tid[i], NULL, sweep_main, &w[i]);
+	}
+	tb_sleep_ms(1000); /* faulted in, running */
+	for (int i = 0; i < nr; i++)
+		before += w[i].pages;
+	tb_sleep_ms(SWEEP_SECONDS * 1000);
+	for (int i = 0; i < nr; i++)
+		after += w[i].pages;
+	sweep_stop = 1;
+	for (int i = 0; i < nr; i++)
+		pthread_join(tid[i], NULL);
+	munmap(region, SWEEP_PART * (size_t)nr);
+	tb_write_file("/proc/sys/kernel/numa_balancing", "1");
+	/* Pages are counted per finished pass: a pass per thread of slack. */
+	return SWEEP_SECONDS * 1e9 * nr / (double)(after - before);
+}
+
 int main(int argc, char **argv)
 {
 	struct tb_nodes nodes;
 	unsigned int reps = 2000;
 	int near[MAX_SPINNERS], far[1], all[MAX_SPINNERS];
-	double s0, s1, s3, s7, sfar, irqs7;
+	double s0, s1, s3, s7, sfar, irqs7, fault, migrate, pte, fault_l, migrate_l, pte_l, sweep;
+	double refill_l;
+	int every[MAX_SPINNERS + 1];
+	pid_t load[MAX_SPINNERS];
 
 	for (int a = 1; a < argc; a++) {
 		if (!strncmp(argv[a], "reps=", 5) && atoi(argv[a] + 5) > 10) {
@@ -226,11 +387,26 @@ int main(int argc, char **argv)
 	s3 = shootdown_ns(near, 3, reps, NULL);
 	sfar = shootdown_ns(far, 1, reps, NULL);
 	s7 = shootdown_ns(all, MAX_SPINNERS, reps, &irqs7);
+	fault = fault_ns(reps * 4);
+	migrate = migrate_ns(reps / 10);
+	pte = protnone_ns(20);
+	load_start(all, MAX_SPINNERS, load);
+	fault_l = fault_ns(reps * 4);
+	migrate_l = migrate_ns(reps / 10);
+	pte_l = protnone_ns(20);
+	refill_l = refill_ns(20);
+	load_stop(load, MAX_SPINNERS);
+	every[0] = tb_node_cpu(&nodes, 0, 0);
+	for (int i = 0; i < MAX_SPINNERS; i++)
+		every[i + 1] = all[i];
+	sweep = sweep_ns(every, MAX_SPINNERS + 1);
 	printf("@@micro reps=%u shootdown_0_ns=%.0f shootdown_1_ns=%.0f shootdown_3_ns=%.0f "
 	       "shootdown_7_ns=%.0f shootdown_far_ns=%.0f ipi_first_ns=%.0f ipi_extra_ns=%.0f "
 	       "ipi_socket_ns=%.0f tlb_irqs_per_shootdown=%.2f fault_ns=%.0f copy_4k_ns=%.0f "
-	       "migrate_page_ns=%.0f\n",
+	       "migrate_page_ns=%.0f protnone_pte_ns=%.1f fault_loaded_ns=%.0f "
+	       "migrate_page_loaded_ns=%.0f protnone_pte_loaded_ns=%.1f tlb_refill_loaded_ns=%.1f "
+	       "sweep_ns_per_page=%.1f\n",
 	       reps, s0, s1, s3, s7, sfar, s1 - s0, (s3 - s1) / 2, sfar - s1, irqs7,
-	       fault_ns(reps * 4), copy_ns(reps), migrate_ns(reps / 10));
+	       fault, copy_ns(reps), migrate, pte, fault_l, migrate_l, pte_l, refill_l, sweep);
 	return 0;
 }
