@@ -328,6 +328,64 @@ START_TEST(test_hint_fault_eager_flushes_deferred_does_not)
 }
 END_TEST
 
+/*
+ * should_numa_migrate_memory() (mm/mempolicy.c, 6.12) with the last-node
+ * filter: once the mm has done more than 4 scan sequences, a folio whose
+ * last fault came from node 0 does not follow a fault from node 1; a
+ * second fault from node 1 migrates it. Early in the mm's life the first
+ * fault migrates.
+ */
+START_TEST(test_hint_fault_last_node_filter)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct thread *far = &s->thread[NR_CPUS - 1]; /* on node 1 */
+	struct thread *near = &s->thread[0];           /* on node 0 */
+
+	ck_assert_uint_eq(s->cpu[far->cpu].node, 1);
+	s->p.v[P_MIGRATE_FILTER] = FILTER_LAST_NODE;
+	s->mm[0].scan_seq = 5;
+	/* Local fault on node 0: no migration, records node 0. */
+	*pte_of(&s->mm[0], 7) = PTE_PROTNONE;
+	sim_hint_fault(s, near, 7);
+	ck_assert_uint_eq(s->st.migrated_pages, 0);
+	/* First fault from node 1: the last one came from node 0. */
+	*pte_of(&s->mm[0], 7) = PTE_PROTNONE;
+	sim_hint_fault(s, far, 7);
+	ck_assert_uint_eq(s->st.migrated_pages, 0);
+	ck_assert_uint_eq(s->obj[0].page[7].node, 0);
+	/* Second in a row from node 1: migrates. */
+	*pte_of(&s->mm[0], 7) = PTE_PROTNONE;
+	sim_hint_fault(s, far, 7);
+	ck_assert_uint_eq(s->st.migrated_pages, 1);
+	ck_assert_uint_eq(s->obj[0].page[7].node, 1);
+	/* Early in the mm's life the first remote fault is enough. */
+	s->mm[0].scan_seq = 4;
+	*pte_of(&s->mm[0], 7) = PTE_PROTNONE;
+	sim_hint_fault(s, near, 7);
+	ck_assert_uint_eq(s->st.migrated_pages, 2);
+	ck_assert_uint_eq(s->obj[0].page[7].node, 0);
+	ck_assert_uint_eq(s->st.violations, 0);
+	destroy(s);
+}
+END_TEST
+
+/* A page cached everywhere by an unbounded TLB is caught by the copy
+ * check when a migration skips its flush, as with a bounded one. */
+START_TEST(test_oracle_unbounded_tlb_catches_never_flush)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NEVER_FLUSH, TLBP_HINT_DEFERRED_MAP);
+
+	s->p.v[P_TLB_ENTRIES] = 0;
+	ck_assert_int_eq(sim_machine_tlbs_unbounded(s), 0);
+	ck_assert_ptr_nonnull(s->cpu[0].tlb.dense);
+	cache_everywhere(s, 3);
+	ck_assert(cached(s, 1, 3));
+	ck_assert_int_eq(sim_migrate_folio(s, 0, &s->mm[0], 3, 1, TLBP_MR_NUMA_MISPLACED), 0);
+	ck_assert_uint_gt(s->st.violations, 0);
+	destroy(s);
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
 	Suite *s = suite_create("sim_model");
@@ -347,6 +405,8 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_oracle_catches_free_before_flush);
 	tcase_add_test(tc, test_oracle_catches_stale_hit);
 	tcase_add_test(tc, test_hint_fault_eager_flushes_deferred_does_not);
+	tcase_add_test(tc, test_hint_fault_last_node_filter);
+	tcase_add_test(tc, test_oracle_unbounded_tlb_catches_never_flush);
 	suite_add_tcase(s, tc);
 	return s;
 }

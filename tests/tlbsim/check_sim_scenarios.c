@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <check.h>
+#include "profile.h"
 #include "scenario.h"
 #include "suite_runner.h"
 
@@ -50,6 +51,14 @@ static const char *const small_numa[] = { "scale=0.01", NULL };
 static const char *const small_hint[] = { "scale=0.03", "processes=1", NULL };
 static const char *const small_split[] = { "thp_ops_per_thread=8", NULL };
 static const char *const small_demote[] = { "demote_pages=2", NULL };
+/* The testbed workload shrunk: 3 + 19 MiB parts, 0.5 s warm-up + 3.5 s. */
+static const char *const small_testbed[] = { "slice_mib=3", "stable_mib=19", "warmup_s=0.5",
+					      "duration_s=3.5", "switch_ms=700", NULL };
+/* ... with passes long enough that a thread, just moved to a CPU that does
+ * not cache its slice, faults on marked pages its old CPU still caches. */
+static const char *const race_prone_testbed[] = { "slice_mib=3", "stable_mib=19",
+						  "warmup_s=0.5", "duration_s=3.5",
+						  "switch_ms=700", "pte_update_ns=20000", NULL };
 
 START_TEST(test_scenarios_shipped_policies_no_violations)
 {
@@ -57,6 +66,7 @@ START_TEST(test_scenarios_shipped_policies_no_violations)
 		{ "numa-balancing", small_numa }, { "numa-balancing", race_prone },
 		{ "numa-hint-fault", small_hint }, { "numa-hint-fault", race_prone },
 		{ "thp-split", small_split }, { "hugetlb-demote", small_demote },
+		{ "testbed", small_testbed },
 	};
 	unsigned int c, k;
 	uint64_t seed;
@@ -94,7 +104,39 @@ START_TEST(test_scenarios_unsafe_policies_caught)
 
 		ck_assert_msg(m.v[M_STALE_TRANSLATION_VIOLATIONS] > 0,
 			      "%s was not caught", unsafe[k]);
+		/* The sweep over an unbounded TLB keeps the oracle's teeth. */
+		m = run("testbed", unsafe[k], race_prone_testbed, 1);
+		ck_assert_msg(m.v[M_STALE_TRANSLATION_VIOLATIONS] > 0,
+			      "%s was not caught on the testbed", unsafe[k]);
 	}
+}
+END_TEST
+
+/*
+ * The testbed workload: moving threads swap nodes in pairs every
+ * switch_ms and their slices follow; the counters are window deltas, so a
+ * later window sees fewer switches; with a TLB that keeps the whole part,
+ * skip-single leaves the scanner nothing to drain while always does not.
+ */
+START_TEST(test_scenarios_testbed_mechanisms)
+{
+	static const char *const whole[] = { "slice_mib=3", "stable_mib=19", "switch_ms=500",
+					     "warmup_s=0", "duration_s=3", NULL };
+	static const char *const late[] = { "slice_mib=3", "stable_mib=19", "switch_ms=500",
+					    "warmup_s=1", "duration_s=2", NULL };
+	struct metrics a = run("testbed", "always", whole, 1);
+	struct metrics b = run("testbed", "always", late, 1);
+	struct metrics single = run("testbed", "skip-single", whole, 1);
+
+	/* 2 pairs x 2 threads x 6 switches (0.5 .. 3.0 s). */
+	ck_assert_double_eq(a.v[M_NODE_SWITCHES], 24);
+	ck_assert(b.v[M_NODE_SWITCHES] < a.v[M_NODE_SWITCHES]);
+	ck_assert(a.v[M_MIGRATED_PAGES] > 0);
+	ck_assert(single.v[M_MIGRATED_PAGES] > 0);
+	ck_assert_double_eq(single.v[M_BATCHED_PENDING_DRAINS], 0);
+	ck_assert_double_eq(single.v[M_PROTNONE_BATCHED_UNMAPS], 0);
+	ck_assert(single.v[M_PROTNONE_UNBATCHED_UNMAPS] > 0);
+	ck_assert_double_eq(a.v[M_PROTNONE_UNBATCHED_UNMAPS], 0);
 }
 END_TEST
 
@@ -313,6 +355,33 @@ START_TEST(test_scenarios_declare_params_and_metrics)
 }
 END_TEST
 
+/* The profile parameter's names follow the registry, and a profile is the
+ * machine: it overrides a scenario's defaults, the user overrides it. */
+START_TEST(test_profiles_named_and_applied)
+{
+	static const char *const on_split[] = { "profile=qemu-testbed", "ipi_first_ns=123", NULL };
+	const struct param_def *d = &param_defs[P_PROFILE];
+	struct params eff;
+	unsigned int i;
+
+	ck_assert_str_eq(d->choices[0], "none");
+	ck_assert_ptr_null(profile_at(0));
+	for (i = 1; d->choices[i]; i++)
+		ck_assert_str_eq(profile_at(i)->name, d->choices[i]);
+	ck_assert_ptr_null(profile_at(i));
+	eff = effective("thp-split", on_split);
+	ck_assert_double_eq(eff.v[P_BACKEND], BACKEND_X86_IPI); /* not the arm64 default */
+	ck_assert_double_eq(eff.v[P_SOCKETS], 2);
+	ck_assert_double_eq(eff.v[P_IPI_FIRST_NS], 123);
+	ck_assert(eff.v[P_IPI_EXTRA_NS] > 1e6); /* the guest's milliseconds, not 70 ns */
+	eff = effective("testbed", small_testbed);
+	ck_assert_double_eq(eff.v[P_PROFILE], 1);
+	ck_assert_double_eq(eff.v[P_TLB_ENTRIES], 0);
+	ck_assert_str_eq(scenario_param_source(scenario_find("testbed"), P_FAULT_NS),
+			 profile_source(&profile_testbed, P_FAULT_NS));
+}
+END_TEST
+
 static Suite *scenarios_suite(void)
 {
 	Suite *s = suite_create("sim_scenarios");
@@ -321,6 +390,8 @@ static Suite *scenarios_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_scenarios_shipped_policies_no_violations);
 	tcase_add_test(tc, test_scenarios_unsafe_policies_caught);
+	tcase_add_test(tc, test_scenarios_testbed_mechanisms);
+	tcase_add_test(tc, test_profiles_named_and_applied);
 	tcase_add_test(tc, test_scenarios_same_seed_same_figures);
 	tcase_add_test(tc, test_scenarios_demote_sync_counts);
 	tcase_add_test(tc, test_scenarios_split_batched_is_cheaper);

@@ -118,6 +118,48 @@ START_TEST(test_tlb_matches_reference_model)
 }
 END_TEST
 
+/* Unbounded: nothing in range is ever evicted; flushes and removals act
+ * on it as on the set-associative part; keys out of range fall back. */
+START_TEST(test_tlb_unbounded_keeps_everything)
+{
+	struct tlb t;
+	uint32_t gen;
+	uint64_t v;
+
+	ck_assert_int_eq(tlb_init(&t, 8), 0);
+	ck_assert_int_eq(tlb_make_unbounded(&t, 2, 20000), 0);
+	for (v = 0; v < 20000; v++)
+		tlb_insert(&t, tlb_key(1, v), (uint32_t)v);
+	tlb_insert(&t, tlb_key(1, 5), 77); /* refresh, not a second entry */
+	ck_assert_uint_eq(t.count, 20000);
+	for (v = 0; v < 20000; v++)
+		ck_assert(tlb_lookup(&t, tlb_key(1, v), NULL));
+	ck_assert(tlb_lookup(&t, tlb_key(1, 5), &gen));
+	ck_assert_uint_eq(gen, 77);
+	ck_assert(!tlb_lookup(&t, tlb_key(2, 5), NULL));
+	ck_assert(tlb_remove(&t, tlb_key(1, 9)));
+	ck_assert(!tlb_remove(&t, tlb_key(1, 9)));
+	ck_assert(!tlb_lookup(&t, tlb_key(1, 9), NULL));
+	/* Out of range (mm 3, page 20000): the 8-entry set-associative part. */
+	for (v = 0; v < 100; v++)
+		tlb_insert(&t, tlb_key(3, v), 0);
+	tlb_insert(&t, tlb_key(1, 20000), 0);
+	ck_assert_uint_le(t.count, 19999 + 8);
+	tlb_insert(&t, tlb_key(2, 1), 0);
+	/* 19999 unbounded entries and page 20000 in the set-associative part. */
+	ck_assert_uint_eq(tlb_flush_mm(&t, 1), 20000);
+	ck_assert(tlb_lookup(&t, tlb_key(2, 1), NULL));
+	ck_assert_uint_ge(tlb_flush_all(&t), 1);
+	ck_assert(!tlb_lookup(&t, tlb_key(2, 1), NULL));
+	ck_assert_uint_eq(t.count, 0);
+	tlb_insert(&t, tlb_key(2, 1), 3);
+	ck_assert(tlb_lookup(&t, tlb_key(2, 1), NULL));
+	ck_assert_uint_eq(tlb_bytes(&t), 8 * sizeof(struct tlb_slot) +
+			  2 * 20000 * sizeof(struct tlb_dense_entry));
+	tlb_free(&t);
+}
+END_TEST
+
 static Suite *tlb_suite(void)
 {
 	Suite *s = suite_create("sim_tlb");
@@ -128,6 +170,7 @@ static Suite *tlb_suite(void)
 	tcase_add_test(tc, test_tlb_capacity_evicts);
 	tcase_add_test(tc, test_tlb_flush_all_and_mm);
 	tcase_add_test(tc, test_tlb_matches_reference_model);
+	tcase_add_test(tc, test_tlb_unbounded_keeps_everything);
 	suite_add_tcase(s, tc);
 	return s;
 }

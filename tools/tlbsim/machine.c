@@ -50,6 +50,22 @@ int sim_machine_init(struct sim *s, unsigned int nr_cpus, unsigned int nr_nodes)
 	return 0;
 }
 
+int sim_machine_tlbs_unbounded(struct sim *s)
+{
+	uint64_t pages = 0;
+	unsigned int i;
+
+	if (s->p.v[P_TLB_ENTRIES] > 0)
+		return 0;
+	for (i = 0; i < s->nr_mms; i++)
+		if (s->mm[i].nr_pages > pages)
+			pages = s->mm[i].nr_pages;
+	for (i = 0; i < s->nr_cpus; i++)
+		if (tlb_make_unbounded(&s->cpu[i].tlb, s->nr_mms, pages))
+			return -1;
+	return 0;
+}
+
 void sim_free(struct sim *s)
 {
 	unsigned int i;

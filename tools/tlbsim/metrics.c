@@ -62,6 +62,12 @@ const struct metric_def metric_defs[NR_METRICS] = {
 		"elapsed time of the demote, grace periods included" },
 	[M_SPLITS] = { "splits", "folios", METRIC_COUNT,
 		"large folios split" },
+	[M_PROTNONE_BATCHED_UNMAPS] = { "protnone_batched_unmaps", "PTEs", METRIC_COUNT,
+		"PROT_NONE PTEs a migration queued in its batch (accessible: tlb_flush_pending was up)" },
+	[M_PROTNONE_UNBATCHED_UNMAPS] = { "protnone_unbatched_unmaps", "PTEs", METRIC_COUNT,
+		"PROT_NONE PTEs a migration cleared and flushed without the batch" },
+	[M_NODE_SWITCHES] = { "node_switches", "switches", METRIC_COUNT,
+		"times a moving thread changed node" },
 	[M_STALE_TRANSLATION_VIOLATIONS] = { "stale_translation_violations", "violations", METRIC_COUNT,
 		"accesses through a stale translation (the oracle; must be 0)" },
 	[M_SIM_EVENTS] = { "sim_events", "events", METRIC_COUNT,
@@ -90,7 +96,7 @@ static double ratio(double a, double b)
 void metrics_from_sim(const struct sim *s, struct metrics *m)
 {
 	const struct stats *st = &s->st;
-	double kernel = 0, convoy = 0, useful = 0, local = 0, remote = 0, span;
+	double kernel = 0, convoy = 0, useful = 0, local = 0, remote = 0, span, window;
 	unsigned int i;
 
 	memset(m, 0, sizeof(*m));
@@ -110,7 +116,9 @@ void metrics_from_sim(const struct sim *s, struct metrics *m)
 		local += (double)s->thread[i].local;
 		remote += (double)s->thread[i].remote;
 	}
-	span = (double)s->end_ns * (s->nr_threads ? s->nr_threads : 1);
+	/* The measured window: the whole run unless it opened later. */
+	window = (double)(s->end_ns - s->window_ns);
+	span = window * (s->nr_threads ? s->nr_threads : 1);
 	m->useful_ns = useful;
 	m->v[M_MIGRATED_PAGES] = (double)st->migrated_pages;
 	m->v[M_HINT_FAULTS] = (double)st->hint_faults;
@@ -126,7 +134,7 @@ void metrics_from_sim(const struct sim *s, struct metrics *m)
 	m->v[M_SCAN_PASS_MS_MEAN] = ratio((double)st->scan_pass_ns_total / 1e6,
 					  (double)st->scan_passes);
 	m->v[M_SCAN_WALL_FRACTION] = ratio((double)st->scan_pass_ns_total,
-					   (double)s->end_ns * (s->nr_mms ? s->nr_mms : 1));
+					   window * (s->nr_mms ? s->nr_mms : 1));
 	m->v[M_MIGRATIONS_WITH_FLUSH_PENDING_FRACTION] =
 		ratio((double)st->migrations_with_flush_pending, (double)st->migrate_calls);
 	m->v[M_FAULTS_DURING_PASS_FRACTION] =
@@ -146,6 +154,9 @@ void metrics_from_sim(const struct sim *s, struct metrics *m)
 	m->v[M_SYS_MS] = (double)st->sys_ns / 1e6;
 	m->v[M_REAL_MS] = (double)st->real_ns / 1e6;
 	m->v[M_SPLITS] = (double)st->splits;
+	m->v[M_PROTNONE_BATCHED_UNMAPS] = (double)st->protnone_batched_unmaps;
+	m->v[M_PROTNONE_UNBATCHED_UNMAPS] = (double)st->protnone_unbatched_unmaps;
+	m->v[M_NODE_SWITCHES] = (double)st->node_switches;
 	m->v[M_STALE_TRANSLATION_VIOLATIONS] = (double)st->violations;
 	m->v[M_SIM_EVENTS] = (double)st->sim_events;
 }

@@ -8,7 +8,10 @@
 #include "suggest.h"
 
 static const char *const backend_names[] = { "x86-ipi", "arm64-tlbi", NULL };
-static const char *const pattern_names[] = { "uniform", "hotcold", "pareto", NULL };
+static const char *const pattern_names[] = { "uniform", "hotcold", "pareto", "sweep", NULL };
+static const char *const filter_names[] = { "probability", "last-node", NULL };
+/* In the order of profiles[] (profile.c); "none" is index 0. */
+static const char *const profile_names[] = { "none", "qemu-testbed", NULL };
 
 #define SC PARAM_SCENARIO
 #define WL PARAM_WORKLOAD
@@ -18,6 +21,7 @@ static const char *const pattern_names[] = { "uniform", "hotcold", "pareto", NUL
 #define HANSEN "D. Hansen, 'x86: mm: set TLB flush tunable to sane value (33)', 2014 (IvyBridge): "
 #define SEED000 "the unpatched 2 x 192-CPU x86 run published with 'mm/migrate: don't batch the TLB flush when there is nothing to batch' v2 (Nov 2026)"
 #define FAIR "kernel/sched/fair.c default "
+#define NUMA_REGIONS "tools/testbed/numa_regions.c default: "
 
 const struct param_def param_defs[NR_PARAMS] = {
 	[P_CPUS] = { "cpus", "CPUs", 384, 2, 8192, true, SC, NULL, SEED000 },
@@ -32,12 +36,13 @@ const struct param_def param_defs[NR_PARAMS] = {
 	[P_DEMOTE_PAGES] = { "demote_pages", "1 GiB pages", 100, 1, 4096, true, SC, NULL, "assumption: 100 1 GiB pages, enough batches to show the grace periods of 'mm/hugetlb_vmemmap: batch HVO work when demoting'" },
 	[P_FAIL_AT_ITEM] = { "fail_at_item", "item", -1, -1, 1e9, true, SC, NULL, "hugetlb-demote: de-HVO failure injected at restore item k (-1 none)" },
 	[P_PROCESSES] = { "processes", "processes", 1, 1, 64, true, SC, NULL, "private processes sharing the threads (when shared_mappers is 1)" },
+	[P_PROFILE] = { "profile", "", 0, 0, 1, true, SC, profile_names, "a real machine whose measured costs replace the defaults (the user's --set still wins): none, or qemu-testbed (the kernel testbed's guest, make testbed-microbench)" },
 	[P_SCALE] = { "scale", "factor", 1, 1e-6, 1, false, SC, NULL, "shrinks the scenario's size: cpus, threads, working set, duration, demote pages" },
 
 	[P_ACCESS_RATE_HZ] = { "access_rate_hz", "1/s", 400, 1, 1e9, false, WL, NULL, "sampled accesses per thread per second (a sample, not the real rate)" },
 	[P_PRIVATE_FRACTION] = { "private_fraction", "fraction", 0.9, 0, 1, false, WL, NULL, "share of a thread's accesses to its own slice" },
 	[P_WRITE_FRACTION] = { "write_fraction", "fraction", 0.3, 0, 1, false, WL, NULL, "share of accesses that write" },
-	[P_PATTERN] = { "pattern", "", 1, 0, 2, true, WL, pattern_names, "uniform, hotcold or pareto (pmbench-like)" },
+	[P_PATTERN] = { "pattern", "", 1, 0, 3, true, WL, pattern_names, "uniform, hotcold, pareto (pmbench-like) or sweep (each thread writes its part page after page, as the testbed workload does)" },
 	[P_HOT_FRACTION] = { "hot_fraction", "fraction", 0.2, 0.001, 1, false, WL, NULL, "hotcold: share of pages that are hot" },
 	[P_HOT_WEIGHT] = { "hot_weight", "fraction", 0.8, 0, 1, false, WL, NULL, "hotcold: share of accesses to hot pages" },
 	[P_PARETO_ALPHA] = { "pareto_alpha", "", 1.5, 0.1, 10, false, WL, NULL, "pareto: tail index" },
@@ -63,6 +68,20 @@ const struct param_def param_defs[NR_PARAMS] = {
 		"how long that writer holds mmap_lock once the pass lets it in (its unmap and shootdown); the queued readers wait this long too; fitted to throughput loss" },
 	[P_CONVOY_SPIN_US] = { "convoy_spin_us", "us", 82000, 0, 1e7, false, WL, NULL,
 		"how long a reader blocked behind a queued writer spins before it sleeps; fitted to kernel cycles per hinting PTE" },
+	[P_MIGRATE_FILTER] = { "migrate_filter", "", 0, 0, 1, true, WL, filter_names,
+		"probability: migrate_prob of misplaced faults migrate; last-node: should_numa_migrate_memory() of mm/mempolicy.c 6.12, a private folio migrates on its first fault while the mm has done at most 4 scan sequences, later only when its previous fault came from the same node" },
+	[P_SCAN_OVERHEAD_RATIO] = { "scan_overhead_ratio", "factor", 0, 0, 1000, false, WL, NULL,
+		"kernel/sched/fair.c 6.12, task_numa_work(): the task that scanned may trigger the next scan only after running 32 times the scan's runtime (its 3% cap on scan overhead); 0 = not modelled" },
+	[P_MOVING_THREADS] = { "moving_threads", "threads", 4, 0, 64, true, SC, NULL, NUMA_REGIONS "threads that switch node every switch_ms" },
+	[P_STABLE_THREADS] = { "stable_threads", "threads", 4, 0, 64, true, SC, NULL, NUMA_REGIONS "threads that stay on their node" },
+	[P_SLICE_MIB] = { "slice_mib", "MiB", 32, 1, 1 << 20, true, SC, NULL, NUMA_REGIONS "a moving thread's part, at the start of the region" },
+	[P_STABLE_MIB] = { "stable_mib", "MiB", 192, 1, 1 << 20, true, SC, NULL, NUMA_REGIONS "a stable thread's part, after the moving slices" },
+	[P_SWITCH_MS] = { "switch_ms", "ms", 3000, 1, 1e7, false, WL, NULL, NUMA_REGIONS "how often a moving thread switches node" },
+	[P_WARMUP_S] = { "warmup_s", "s", 5, 0, 86400, false, SC, NULL, NUMA_REGIONS "run before the measured window (duration_s); counters are window deltas, as the testbed's" },
+	[P_SWEEP_NS_PER_PAGE] = { "sweep_ns_per_page", "ns", 250, 1, 1e9, false, WL, NULL,
+		"sweep: time a thread takes per 4 KiB page of its part (one store each), all threads running; assumption (the qemu-testbed profile has it measured)" },
+	[P_SWEEP_SAMPLE_PAGES] = { "sweep_sample_pages", "pages", 64, 1, 1 << 20, true, WL, NULL,
+		"sweep: pages between two sampled accesses (TLB and oracle checks); every page of the stretch is still walked for hint faults" },
 	[P_HVO] = { "hvo", "bool", 1, 0, 1, true, WL, NULL, "hugetlb-demote: vmemmap optimisation on" },
 
 	[P_IPI_FIRST_NS] = { "ipi_first_ns", "ns", 780, 0, 1e7, false, CO, NULL, AMIT "1436 - 661 ns, the first remote target (Haswell)" },
@@ -72,7 +91,7 @@ const struct param_def param_defs[NR_PARAMS] = {
 	[P_INVLPG_NS] = { "invlpg_ns", "ns", 100, 0, 1e6, false, CO, NULL, HANSEN "about 100 ns per INVLPG (also the comment in arch/x86/mm/tlb.c)" },
 	[P_FULL_FLUSH_NS] = { "full_flush_ns", "ns", 40, 0, 1e6, false, CO, NULL, "I. Molnar, LKML 2015-06-08: CR3 flush 96 cycles, at 2.4 GHz" },
 	[P_TLB_MISS_NS] = { "tlb_miss_ns", "ns", 17.1, 0, 1e6, false, CO, NULL, HANSEN "dTLB miss 17.1 ns" },
-	[P_TLB_ENTRIES] = { "tlb_entries", "entries", 512, 1, 1 << 20, true, CO, NULL, HANSEN "512-entry dTLB" },
+	[P_TLB_ENTRIES] = { "tlb_entries", "entries", 512, 0, 1 << 20, true, CO, NULL, HANSEN "512-entry dTLB; 0 = unbounded, every translation stays until flushed" },
 	[P_TLBI_ISSUE_NS] = { "tlbi_issue_ns", "ns", 30, 0, 1e6, false, CO, NULL, "assumption; Z. Ye, 'arm64: tlb: add support for TLBI RANGE instructions' RFC v5 (2020) gives only relative costs" },
 	[P_DVM_TLBI_NS] = { "dvm_tlbi_ns", "ns", 40, 0, 1e6, false, CO, NULL,
 		"assumption: interconnect time of one broadcast TLBI, serialised machine-wide, so the flush share grows with cores as the arm64 batched-flush series (B. Song, Y. Yang) measured: 5.4% of CPU at 8 cores, 17% at about 100" },

@@ -34,6 +34,24 @@ static bool f_find_folio(void *ctx, struct tlbp_hint_folio *folio)
 	return true;
 }
 
+/*
+ * should_numa_migrate_memory() (mm/mempolicy.c, 6.12) for a private folio
+ * faulted by the task that faulted it last: records this fault's node and
+ * says whether a migration to it may go ahead. Early in the mm's life (at
+ * most 4 scan sequences) the first fault migrates; after that, only a
+ * second fault in a row from the same node does, so a page follows a
+ * thread that stays, not one passing through.
+ */
+static bool last_node_allows(struct fault_ctx *f, unsigned int here)
+{
+	struct folio_page *fp = &f->mm->obj->page[folio_head(f->mm, f->vpn)];
+	unsigned int last = fp->flags >> FOLIO_LAST_NODE_SHIFT;
+
+	fp->flags = (uint8_t)((fp->flags & ((1U << FOLIO_LAST_NODE_SHIFT) - 1)) |
+			      ((here + 1) << FOLIO_LAST_NODE_SHIFT));
+	return f->mm->scan_seq <= 4 || !last || last - 1 == here;
+}
+
 static int f_target_node(void *ctx, const struct tlbp_hint_folio *folio,
 			 unsigned int *flags)
 {
@@ -43,6 +61,13 @@ static int f_target_node(void *ctx, const struct tlbp_hint_folio *folio,
 
 	if (f->mm->obj->page[f->vpn].mapcount > 1)
 		*flags |= TLBP_TNF_SHARED;
+	if ((int)s->p.v[P_MIGRATE_FILTER] == FILTER_LAST_NODE) {
+		/* Recorded on every fault, local ones too. */
+		bool allowed = last_node_allows(f, here);
+
+		return (unsigned int)folio->nid == here || !allowed ? TLBP_NUMA_NO_NODE :
+								      (int)here;
+	}
 	if ((unsigned int)folio->nid == here)
 		return TLBP_NUMA_NO_NODE;
 	/* The two-stage filter and mempolicy, reduced to one probability. */

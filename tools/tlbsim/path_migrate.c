@@ -41,6 +41,14 @@ static int unmap_one_mm(struct sim *s, unsigned int cpu, struct mm *m,
 		*pte_of(m, vpn) = PTE_MIGRATION | (old & PTE_DIRTY);
 		if (s->unsafe == UNSAFE_IGNORE_PENDING && !(old & PTE_PRESENT))
 			continue; /* the bug: PROT_NONE taken as never cached */
+		/* The testbed kernel's counters (set_tlb_ubc_flush_pending()
+		 * queues a PROT_NONE PTE only while it is accessible). */
+		if (old & PTE_PROTNONE) {
+			if (!dd.defer)
+				s->st.protnone_unbatched_unmaps++;
+			else if (tlbp_mm_flush_pending(&m->flush))
+				s->st.protnone_batched_unmaps++;
+		}
 		if (dd.defer)
 			err = tlbp_batch_add_pending(b, &m->flush, &m->cpus, flags,
 						     start, end, NULL);

@@ -29,7 +29,40 @@
  * pass stays on that task's CPU, the next pass takes the next task. */
 unsigned int sim_scan_next_cpu(const struct sim *s, const struct mm *mm)
 {
+	if (s->p.v[P_SCAN_OVERHEAD_RATIO] > 0)
+		return s->thread[mm->scan_thread].cpu;
 	return s->thread[mm->first_thread + mm->scan_cpu_rr % mm->nr_threads].cpu;
+}
+
+/*
+ * With scan_overhead_ratio: task_tick_numa() of each task fires every
+ * period of its runtime after its node_stamp (busy threads: runtime is
+ * virtual time), and the first to fire once numa_next_scan has passed
+ * runs the pass; that task's stamp then moves on by the ratio times the
+ * pass (task_numa_work()'s cap). Returns when the next pass starts, and
+ * makes its task mm->scan_thread.
+ */
+static uint64_t scan_next_by_runtime(struct sim *s, struct mm *mm, uint64_t next_scan,
+				     uint64_t took)
+{
+	uint64_t period = mm->scan_period_ns ? mm->scan_period_ns : 1, best = UINT64_MAX;
+	unsigned int i;
+
+	s->thread[mm->scan_thread].scan_stamp_ns +=
+		(uint64_t)(s->p.v[P_SCAN_OVERHEAD_RATIO] * (double)took);
+	for (i = mm->first_thread; i < mm->first_thread + mm->nr_threads; i++) {
+		uint64_t fire = s->thread[i].scan_stamp_ns + period;
+
+		/* Ticks before numa_next_scan only move the stamp on. */
+		if (fire < next_scan)
+			fire += (next_scan - fire + period - 1) / period * period;
+		if (fire < best) {
+			best = fire;
+			mm->scan_thread = i;
+		}
+	}
+	s->thread[mm->scan_thread].scan_stamp_ns = best;
+	return best;
 }
 
 void sim_scan_start(struct sim *s, struct mm *mm)
@@ -116,7 +149,7 @@ static void update_scan_period(struct sim *s, struct mm *mm)
 /* The final flush of the pass (tlb_finish_mmu) was acknowledged. */
 static void scan_finish(struct sim *s, struct mm *mm)
 {
-	uint64_t took = s->now - mm->pass_started_ns;
+	uint64_t took = s->now - mm->pass_started_ns, next;
 
 	mm->in_pass = false;
 	convoy(s, mm);
@@ -124,12 +157,15 @@ static void scan_finish(struct sim *s, struct mm *mm)
 	s->st.scan_pass_ns_total += took;
 	if (mm->scan_next_vpn >= mm->nr_pages) {
 		mm->scan_next_vpn = 0;
+		mm->scan_seq++;
 		update_scan_period(s, mm);
 	}
 	/* numa_next_scan was set one period after the pass started. */
-	sim_schedule(s, mm->pass_started_ns + mm->scan_period_ns > s->now ?
-		     mm->pass_started_ns + mm->scan_period_ns : s->now + 1,
-		     EV_SCAN_START, mm->id - 1);
+	next = mm->pass_started_ns + mm->scan_period_ns > s->now ?
+	       mm->pass_started_ns + mm->scan_period_ns : s->now + 1;
+	if (s->p.v[P_SCAN_OVERHEAD_RATIO] > 0)
+		next = scan_next_by_runtime(s, mm, next, took);
+	sim_schedule(s, next, EV_SCAN_START, mm->id - 1);
 }
 
 /* Issues the final flush; the pass ends when it is acknowledged. */

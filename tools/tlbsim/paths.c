@@ -51,7 +51,19 @@ static void on_demote(struct sim *s, const struct event *ev)
 	sim_demote(s);
 }
 
-/* The sysfs write that demotes runs on the boot CPU. */
+static void on_node_switch(struct sim *s, const struct event *ev)
+{
+	(void)ev;
+	sim_node_switch(s);
+}
+
+static void on_window(struct sim *s, const struct event *ev)
+{
+	(void)ev;
+	sim_window_start(s);
+}
+
+/* The sysfs write that demotes, the workload's control: the boot CPU. */
 static unsigned int boot_cpu(const struct sim *s, const struct event *ev)
 {
 	(void)s;
@@ -66,6 +78,8 @@ static const struct sim_handler handlers[NR_EVENT_KINDS] = {
 	[EV_SCAN_TABLE] = { on_scan_table, scan_table_cpu },
 	[EV_THP_OP] = { on_thp_op, thread_cpu },
 	[EV_DEMOTE] = { on_demote, boot_cpu },
+	[EV_NODE_SWITCH] = { on_node_switch, boot_cpu },
+	[EV_WINDOW] = { on_window, boot_cpu },
 };
 
 void sim_paths_register(struct sim *s)

@@ -39,6 +39,12 @@ void sim_prompt_access(struct sim *s, unsigned int thread, uint64_t vpn);
 /* Draws a thread's first access and schedules it. */
 void sim_access_start(struct sim *s, unsigned int thread);
 
+/* path_sched.c */
+/* Every pair of moving threads swaps nodes; schedules the next switch. */
+void sim_node_switch(struct sim *s);
+/* Restarts the counters: the measured window begins now. */
+void sim_window_start(struct sim *s);
+
 /* path_split.c */
 void sim_thp_op(struct sim *s, unsigned int thread);
 

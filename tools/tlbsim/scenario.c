@@ -11,6 +11,7 @@
 #include <time.h>
 #include "engine.h"
 #include "paths.h"
+#include "profile.h"
 #include "scenario.h"
 
 double scenario_last_bytes_per_page;
@@ -22,6 +23,7 @@ const struct scenario *const scenarios[] = {
 	&scenario_numa_hint_fault,
 	&scenario_thp_split,
 	&scenario_hugetlb_demote,
+	&scenario_testbed,
 };
 const unsigned int nr_scenarios = sizeof(scenarios) / sizeof(scenarios[0]);
 
@@ -51,6 +53,7 @@ void scenario_params(const struct scenario *sc, const struct params *user,
 	*out = *user;
 	if (sc->defaults)
 		sc->defaults(out);
+	profile_apply(profile_at((unsigned int)out->v[P_PROFILE]), out);
 	sc->resolve(out);
 }
 
@@ -59,6 +62,7 @@ void scenario_defaults(const struct scenario *sc, struct params *out)
 	params_defaults(out);
 	if (sc->defaults)
 		sc->defaults(out);
+	profile_apply(profile_at((unsigned int)out->v[P_PROFILE]), out);
 }
 
 bool scenario_reads(const struct scenario *sc, enum param_id id)
@@ -74,11 +78,13 @@ bool scenario_reads(const struct scenario *sc, enum param_id id)
 const char *scenario_param_source(const struct scenario *sc, enum param_id id)
 {
 	const struct param_source *ps;
+	const char *measured;
 
 	for (ps = sc->sources; ps && ps->id != NR_PARAMS; ps++)
 		if (ps->id == id)
 			return ps->source;
-	return param_defs[id].source;
+	measured = sc->profile ? profile_source(sc->profile, id) : NULL;
+	return measured ? measured : param_defs[id].source;
 }
 
 int scenario_check_reads(const struct scenario *sc, const char *kv, char *err,

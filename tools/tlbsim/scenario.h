@@ -18,6 +18,8 @@ struct policy_def {
 };
 
 /* Where a scenario's own default of a parameter comes from. */
+struct profile;
+
 struct param_source {
 	enum param_id id;
 	const char *source;
@@ -44,6 +46,10 @@ struct scenario {
 	 * and their sources (ending with NR_PARAMS; may be NULL). */
 	void (*defaults)(struct params *p);
 	const struct param_source *sources;
+	/* The real machine it models by default (its @defaults set the
+	 * profile parameter to it), for the sources 'tlbsim list' shows;
+	 * NULL for none. */
+	const struct profile *profile;
 	/* Requested -> effective: applies scale and clamps, in place, so that
 	 * setup builds exactly what the parameters then say. */
 	void (*resolve)(struct params *p);
@@ -56,7 +62,7 @@ struct scenario {
 };
 
 extern const struct scenario scenario_numa_balancing, scenario_numa_hint_fault,
-	scenario_thp_split, scenario_hugetlb_demote;
+	scenario_thp_split, scenario_hugetlb_demote, scenario_testbed;
 extern const struct scenario *const scenarios[];
 extern const unsigned int nr_scenarios;
 

@@ -63,7 +63,7 @@ int scenario_setup_common(struct sim *s, unsigned int nr_threads,
 		mm->nr_threads = in_mm;
 		sim_mm_add_cpu(s, mm, t->cpu);
 	}
-	return 0;
+	return sim_machine_tlbs_unbounded(s);
 }
 
 /* First-touch placement: a slice lives on its thread's node, except a
@@ -93,7 +93,7 @@ static void place_pages(struct sim *s)
 }
 
 /* Partially mapped large folios: the second half of each is not mapped. */
-static void unmap_partial(struct sim *s)
+void scenario_unmap_partial(struct sim *s)
 {
 	unsigned int i;
 	uint64_t v;
@@ -123,7 +123,7 @@ int scenario_setup_numa(struct sim *s, const struct policy_def *pol)
 				  (uint64_t)(p->v[P_WORKING_SET_GIB] * (1 << 18))))
 		return -1;
 	place_pages(s);
-	unmap_partial(s);
+	scenario_unmap_partial(s);
 	s->end_ns = (uint64_t)(p->v[P_DURATION_S] * 1e9);
 	s->balancing = pol->balancing;
 	for (i = 0; i < s->nr_threads; i++)

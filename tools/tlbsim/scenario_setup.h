@@ -28,7 +28,7 @@
 
 /* What every back-end's flush costs read, in any scenario. */
 #define SCENARIO_FLUSH_COST_PARAMS \
-	P_BACKEND, P_IPI_FIRST_NS, P_IPI_EXTRA_NS, P_IPI_SOCKET_NS, P_IPI_HANDLER_NS, \
+	P_PROFILE, P_BACKEND, P_IPI_FIRST_NS, P_IPI_EXTRA_NS, P_IPI_SOCKET_NS, P_IPI_HANDLER_NS, \
 	P_INVLPG_NS, P_FULL_FLUSH_NS, P_TLB_MISS_NS, P_TLB_ENTRIES, P_TLBI_ISSUE_NS, \
 	P_DVM_TLBI_NS, P_DSB_NS, P_HOLDOFF_FRACTION, P_HOLDOFF_MEAN_US
 /* What the per-CPU unmap batch reads (not the demote, which flushes all). */
@@ -56,6 +56,8 @@ unsigned int scenario_scaled(double v, double scale, unsigned int floor_);
  * folios and slices. 0 or -1. */
 int scenario_setup_common(struct sim *s, unsigned int nr_threads,
 			  unsigned int nr_procs, bool shared, uint64_t pages);
+/* With split_partial_thp: the second half of every large folio unmapped. */
+void scenario_unmap_partial(struct sim *s);
 /* The NUMA model under @pol: machine, placement, accesses, scanners. */
 int scenario_setup_numa(struct sim *s, const struct policy_def *pol);
 

@@ -41,6 +41,9 @@ struct folio_page {
 	uint8_t pte[MAX_MAPPERS]; /* indexed by struct mm's slot */
 };
 #define FOLIO_ISOLATED 0x01
+/* The node of the folio's last hint fault, plus one (0: none yet): the
+ * nid half of the kernel's last_cpupid, for the last-node filter. */
+#define FOLIO_LAST_NODE_SHIFT 1
 
 /* Backing memory: private to one mm, or MAP_SHARED by several. */
 struct object {
@@ -75,6 +78,8 @@ struct mm {
 	/* threads of this mm, for picking the scanner's CPU and a page's owner */
 	unsigned int first_thread, nr_threads;
 	uint64_t slice_pages;
+	uint64_t scan_seq;       /* completed sequences over it (numa_scan_seq) */
+	unsigned int scan_thread; /* the task of the next pass, with scan_overhead_ratio */
 };
 
 struct acct {
@@ -122,6 +127,8 @@ struct thread {
 	uint64_t lost_seen_ns; /* CPU time lost to the kernel, already paid */
 	uint64_t ops_done;     /* thp-split operations */
 	uint64_t next_vpn;     /* page of its next sampled access */
+	uint64_t scan_stamp_ns; /* task_tick_numa's node_stamp (runtime ~ virtual time) */
+	bool moving;           /* switches node every switch_ms */
 };
 
 /* Emulator-only policies that break a kernel rule on purpose, to prove the
@@ -154,6 +161,9 @@ struct stats {
 	uint64_t splits;
 	uint64_t sys_ns, real_ns;     /* hugetlb-demote */
 	uint64_t demoted_pages;
+	uint64_t protnone_batched_unmaps;   /* accessible PROT_NONE PTEs queued in a batch */
+	uint64_t protnone_unbatched_unmaps; /* PROT_NONE PTEs cleared without the batch */
+	uint64_t node_switches;
 };
 
 enum event_kind {
@@ -163,6 +173,8 @@ enum event_kind {
 	EV_SCAN_TABLE, /* arg: mm index */
 	EV_THP_OP,     /* arg: thread */
 	EV_DEMOTE,     /* one-shot */
+	EV_NODE_SWITCH, /* the moving threads change node */
+	EV_WINDOW,     /* the measured window starts: counters restart */
 	NR_EVENT_KINDS
 };
 
@@ -215,6 +227,7 @@ struct sim {
 	struct rng rng;
 	struct event_heap heap;
 	uint64_t now, end_ns;
+	uint64_t window_ns; /* start of the measured window (0: the whole run) */
 	unsigned int nr_cpus, nr_nodes, nr_threads, nr_mms;
 	struct cpu *cpu;
 	struct thread *thread;
@@ -265,9 +278,21 @@ static inline uint64_t cpu_path_ns(const struct cpu *c)
 	return c->acct.kernel_ns + c->acct.wait_ns + c->acct.fault_ns;
 }
 
+/* Time @c lost to the kernel so far: what pushes its thread's work back. */
+static inline uint64_t sim_cpu_lost_ns(const struct cpu *c)
+{
+	const struct acct *a = &c->acct;
+
+	return a->irq_ns + a->refill_ns + a->fault_ns + a->wait_ns + a->kernel_ns +
+	       a->spin_ns + a->sleep_ns;
+}
+
 /* machine.c */
 int sim_machine_init(struct sim *s, unsigned int nr_cpus, unsigned int nr_nodes);
 void sim_free(struct sim *s);
+/* With tlb_entries=0, once the mms exist: every CPU's TLB holds every
+ * translation of every mm until it is flushed. 0 or -1. */
+int sim_machine_tlbs_unbounded(struct sim *s);
 unsigned int cpu_node_of(const struct sim *s, unsigned int cpu);
 
 /* aspace.c */

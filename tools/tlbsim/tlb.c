@@ -8,6 +8,25 @@ static bool live(const struct tlb *t, const struct tlb_slot *s)
 	return s->key && s->epoch == t->epoch;
 }
 
+/* The unbounded entry of @key, or NULL if @key is not in its range. */
+static struct tlb_dense_entry *dense_of(const struct tlb *t, uint64_t key)
+{
+	uint64_t mm = tlb_key_mm(key), vpn = key & ((1ULL << 44) - 1);
+
+	if (!t->dense || mm < 1 || mm > t->dense_mms || vpn >= t->dense_pages)
+		return NULL;
+	return &t->dense[(mm - 1) * t->dense_pages + vpn];
+}
+
+int tlb_make_unbounded(struct tlb *t, uint32_t nr_mms, uint64_t nr_pages)
+{
+	free(t->dense);
+	t->dense = calloc((size_t)nr_mms * nr_pages, sizeof(*t->dense));
+	t->dense_mms = nr_mms;
+	t->dense_pages = nr_pages;
+	return t->dense ? 0 : -1;
+}
+
 int tlb_init(struct tlb *t, uint32_t capacity)
 {
 	uint32_t sets = 1, bits = 0;
@@ -22,6 +41,9 @@ int tlb_init(struct tlb *t, uint32_t capacity)
 	t->slot = calloc((size_t)sets * t->ways, sizeof(*t->slot));
 	t->count = 0;
 	t->epoch = 1;
+	t->dense = NULL;
+	t->dense_mms = 0;
+	t->dense_pages = 0;
 	t->victim = 0x243f6a8885a308d3ULL;
 	return t->slot ? 0 : -1;
 }
@@ -29,7 +51,9 @@ int tlb_init(struct tlb *t, uint32_t capacity)
 void tlb_free(struct tlb *t)
 {
 	free(t->slot);
+	free(t->dense);
 	t->slot = NULL;
+	t->dense = NULL;
 }
 
 uint32_t tlb_capacity(const struct tlb *t)
@@ -39,9 +63,21 @@ uint32_t tlb_capacity(const struct tlb *t)
 
 bool tlb_lookup(const struct tlb *t, uint64_t key, uint32_t *frame_gen)
 {
-	const struct tlb_slot *set = tlb_set_of(t, key);
+	const struct tlb_slot *set;
 	uint32_t w;
 
+	if (t->dense) {
+		const struct tlb_dense_entry *e = dense_of(t, key);
+
+		if (e) {
+			if (e->epoch != t->epoch)
+				return false;
+			if (frame_gen)
+				*frame_gen = e->frame_gen;
+			return true;
+		}
+	}
+	set = tlb_set_of(t, key);
 	for (w = 0; w < t->ways; w++) {
 		if (set[w].key == key && set[w].epoch == t->epoch) {
 			if (frame_gen)
@@ -54,9 +90,20 @@ bool tlb_lookup(const struct tlb *t, uint64_t key, uint32_t *frame_gen)
 
 void tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen)
 {
-	struct tlb_slot *set = tlb_set_of(t, key), *free_way = NULL;
+	struct tlb_slot *set, *free_way = NULL;
 	uint32_t w;
 
+	if (t->dense) {
+		struct tlb_dense_entry *e = dense_of(t, key);
+
+		if (e) {
+			t->count += e->epoch != t->epoch;
+			e->epoch = t->epoch;
+			e->frame_gen = frame_gen;
+			return;
+		}
+	}
+	set = tlb_set_of(t, key);
 	for (w = 0; w < t->ways; w++) {
 		if (!live(t, &set[w])) {
 			if (!free_way)
@@ -82,9 +129,21 @@ void tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen)
 
 bool tlb_remove(struct tlb *t, uint64_t key)
 {
-	struct tlb_slot *set = tlb_set_of(t, key);
+	struct tlb_slot *set;
 	uint32_t w;
 
+	if (t->dense) {
+		struct tlb_dense_entry *e = dense_of(t, key);
+
+		if (e) {
+			if (e->epoch != t->epoch)
+				return false;
+			e->epoch = 0;
+			t->count--;
+			return true;
+		}
+	}
+	set = tlb_set_of(t, key);
 	for (w = 0; w < t->ways; w++) {
 		if (set[w].key == key && set[w].epoch == t->epoch) {
 			set[w].key = 0;
@@ -102,6 +161,8 @@ uint32_t tlb_flush_all(struct tlb *t)
 	if (++t->epoch == 0) {
 		/* Wrapped: an old entry could alias the new epoch. */
 		memset(t->slot, 0, (size_t)t->nr_sets * t->ways * sizeof(*t->slot));
+		if (t->dense)
+			memset(t->dense, 0, (size_t)t->dense_mms * t->dense_pages * sizeof(*t->dense));
 		t->epoch = 1;
 	}
 	t->count = 0;
@@ -111,7 +172,16 @@ uint32_t tlb_flush_all(struct tlb *t)
 uint32_t tlb_flush_mm(struct tlb *t, uint32_t mm_id)
 {
 	uint32_t i, removed = 0, n = t->nr_sets * t->ways;
+	uint64_t v;
 
+	for (v = 0; t->dense && mm_id >= 1 && mm_id <= t->dense_mms && v < t->dense_pages; v++) {
+		struct tlb_dense_entry *e = &t->dense[(mm_id - 1) * t->dense_pages + v];
+
+		if (e->epoch == t->epoch) {
+			e->epoch = 0;
+			removed++;
+		}
+	}
 	for (i = 0; i < n; i++) {
 		if (live(t, &t->slot[i]) && tlb_key_mm(t->slot[i].key) == mm_id) {
 			t->slot[i].key = 0;
@@ -124,5 +194,6 @@ uint32_t tlb_flush_mm(struct tlb *t, uint32_t mm_id)
 
 uint64_t tlb_bytes(const struct tlb *t)
 {
-	return (uint64_t)t->nr_sets * t->ways * sizeof(*t->slot);
+	return (uint64_t)t->nr_sets * t->ways * sizeof(*t->slot) +
+	       (uint64_t)t->dense_mms * t->dense_pages * sizeof(*t->dense);
 }

@@ -22,8 +22,19 @@ struct tlb_slot {
 	uint32_t epoch;
 };
 
+/* An entry of an unbounded TLB: live when its epoch is the TLB's. */
+struct tlb_dense_entry {
+	uint32_t epoch;
+	uint32_t frame_gen;
+};
+
 struct tlb {
 	struct tlb_slot *slot; /* nr_sets * ways entries, set by set */
+	/* Unbounded mode (tlb_make_unbounded()): one entry per page of each
+	 * mm, mm by mm; NULL for a set-associative TLB. */
+	struct tlb_dense_entry *dense;
+	uint32_t dense_mms;
+	uint64_t dense_pages;
 	uint32_t ways;
 	uint32_t set_shift;    /* 64 - log2(nr_sets), for Fibonacci hashing */
 	uint32_t nr_sets;
@@ -62,6 +73,12 @@ static inline void tlb_prefetch(const struct tlb *t, uint64_t key)
 /* @capacity is rounded to a power-of-two number of sets of TLB_WAYS. */
 int tlb_init(struct tlb *t, uint32_t capacity);
 void tlb_free(struct tlb *t);
+/*
+ * Makes @t hold every translation it is given, for mms 1..@nr_mms of up to
+ * @nr_pages pages each: a TLB larger than any working set (qemu TCG's
+ * software TLB grows to 2^22 entries). Keys outside stay set-associative.
+ */
+int tlb_make_unbounded(struct tlb *t, uint32_t nr_mms, uint64_t nr_pages);
 /* Returns true and the frame generation if @key is cached. */
 bool tlb_lookup(const struct tlb *t, uint64_t key, uint32_t *frame_gen);
 void tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen);

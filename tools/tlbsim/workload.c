@@ -51,24 +51,31 @@ static uint64_t pick_page(struct sim *s, struct thread *t)
 	return rng_below(&s->rng, t->mm->nr_pages);
 }
 
-static uint64_t cpu_lost_ns(const struct cpu *c)
+/* sweep: the page sweep_sample_pages on from the last sample, in the part. */
+static uint64_t sweep_next(const struct sim *s, const struct thread *t)
 {
-	const struct acct *a = &c->acct;
+	uint64_t off = t->next_vpn - t->slice_start + (uint64_t)s->p.v[P_SWEEP_SAMPLE_PAGES];
 
-	return a->irq_ns + a->refill_ns + a->fault_ns + a->wait_ns + a->kernel_ns +
-	       a->spin_ns + a->sleep_ns;
+	return t->slice_start + off % t->slice_pages;
 }
 
 static void pick_next(struct sim *s, struct thread *t)
 {
-	t->next_vpn = pick_page(s, t);
+	t->next_vpn = (int)s->p.v[P_PATTERN] == PATTERN_SWEEP ? sweep_next(s, t) :
+		      pick_page(s, t);
 	__builtin_prefetch(&t->mm->obj->page[t->next_vpn]);
 	tlb_prefetch(&s->cpu[t->cpu].tlb, tlb_key(t->mm->id, t->next_vpn));
 }
 
 void sim_access_start(struct sim *s, unsigned int ti)
 {
-	pick_next(s, &s->thread[ti]);
+	struct thread *t = &s->thread[ti];
+
+	/* A sweep starts anywhere in its part: by the time anything is
+	 * measured, the threads' phases have long drifted apart. */
+	if ((int)s->p.v[P_PATTERN] == PATTERN_SWEEP)
+		t->next_vpn = t->slice_start + rng_below(&s->rng, t->slice_pages);
+	pick_next(s, t);
 	sim_schedule(s, (uint64_t)rng_exp(&s->rng, 1e9 / s->p.v[P_ACCESS_RATE_HZ]),
 		     EV_ACCESS, ti);
 }
@@ -123,6 +130,35 @@ void sim_prompt_access(struct sim *s, unsigned int ti, uint64_t vpn)
 		s->st.prompt_faults++;
 }
 
+/*
+ * sweep: the thread wrote every page between its last sample and @vpn.
+ * The pages marked PROT_NONE since go through the access model (a hint
+ * fault, or a stale translation the oracle checks). The others are
+ * present and only cost time, which the sample's gap already counts; an
+ * unbounded TLB also keeps their translations, so that a later marking
+ * finds them cached, as qemu's software TLB does.
+ */
+static void sweep_stretch(struct sim *s, struct thread *t, uint64_t vpn)
+{
+	uint64_t n = (uint64_t)s->p.v[P_SWEEP_SAMPLE_PAGES], off, i;
+	struct tlb *tlb = &s->cpu[t->cpu].tlb;
+
+	off = (vpn - t->slice_start + t->slice_pages - n % t->slice_pages) % t->slice_pages;
+	for (i = 1; i < n; i++) {
+		uint64_t p = t->slice_start + (off + i) % t->slice_pages;
+		uint8_t *pte = pte_of(t->mm, p);
+
+		if (*pte & PTE_PROTNONE) {
+			touch(s, t, p);
+		} else if (tlb->dense && (*pte & PTE_PRESENT)) {
+			/* A TLB that holds the whole part keeps what the
+			 * sweep wrote through, until a flush. */
+			*pte |= PTE_DIRTY;
+			tlb_insert(tlb, tlb_key(t->mm->id, p), t->mm->obj->page[p].frame_gen);
+		}
+	}
+}
+
 void sim_access(struct sim *s, unsigned int ti)
 {
 	struct thread *t = &s->thread[ti];
@@ -130,8 +166,11 @@ void sim_access(struct sim *s, unsigned int ti)
 	struct cpu *c = &s->cpu[t->cpu];
 	uint64_t vpn = t->next_vpn;
 	uint64_t gap, lost;
+	bool sweep = (int)s->p.v[P_PATTERN] == PATTERN_SWEEP;
 	double speed;
 
+	if (sweep)
+		sweep_stretch(s, t, vpn);
 	touch(s, t, vpn);
 
 	if (mm->obj->page[vpn].node == c->node) {
@@ -141,11 +180,14 @@ void sim_access(struct sim *s, unsigned int ti)
 		t->remote++;
 		speed = 1.0 / (1.0 + s->p.v[P_REMOTE_PENALTY]);
 	}
-	gap = (uint64_t)rng_exp(&s->rng, 1e9 / s->p.v[P_ACCESS_RATE_HZ]) + 1;
+	/* A sweep's pace is fixed by its per-page time; other patterns are
+	 * a Poisson stream. */
+	gap = sweep ? (uint64_t)(s->p.v[P_SWEEP_SAMPLE_PAGES] * s->p.v[P_SWEEP_NS_PER_PAGE]) + 1 :
+		      (uint64_t)rng_exp(&s->rng, 1e9 / s->p.v[P_ACCESS_RATE_HZ]) + 1;
 	t->useful_ns += (uint64_t)(gap * speed);
 	/* Time the CPU lost since this thread last ran, and during this access. */
-	lost = cpu_lost_ns(c) - t->lost_seen_ns;
-	t->lost_seen_ns = cpu_lost_ns(c);
+	lost = sim_cpu_lost_ns(c) - t->lost_seen_ns;
+	t->lost_seen_ns = sim_cpu_lost_ns(c);
 	pick_next(s, t);
 	sim_schedule(s, s->now + gap + lost, EV_ACCESS, ti);
 }

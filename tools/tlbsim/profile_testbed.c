@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The testbed machine (docs/kernel-port.md): Linux 6.12 in qemu TCG, 8
+ * vCPUs on 2 NUMA nodes, run by a host with 2 cores. Every cost here was
+ * measured inside that guest by tools/testbed/microbench.c
+ * (make testbed-microbench, median of 3 boots); nothing was fitted to the
+ * testbed's results. The guest's clock is the host's, and its 8 vCPU
+ * threads share 2 host cores, so a cost measured while the other vCPUs
+ * are busy (as they are under the workload) is wall time at a quarter of
+ * a core.
+ */
+#include "profile.h"
+
+#define MICROBENCH "make testbed-microbench (tools/testbed/microbench.c), median of 3 boots, 2026-12-01: "
+
+static const struct profile_value testbed_values[] = {
+	{ P_CPUS, 8, "the testbed guest: -smp 8,sockets=2" },
+	{ P_BACKEND, BACKEND_X86_IPI, "the testbed guest: x86-64 under qemu TCG, shootdowns by IPI (no INVLPGB)" },
+	{ P_SOCKETS, 2, "the testbed guest: two 1 GiB memory-backend-ram nodes" },
+	{ P_IPI_FIRST_NS, 5160, MICROBENCH "one-page mprotect shootdown with one remote thread (9.08 us) less alone (3.92 us) [5.08-5.39 us]" },
+	{ P_IPI_EXTRA_NS, 4.76e6, MICROBENCH "(shootdown with 3 remote threads - with 1) / 2 [2.36-7.96 ms]: a vCPU answers when the host runs its thread, 8 of them on 2 cores" },
+	{ P_IPI_SOCKET_NS, 2025, MICROBENCH "the remote thread on the other node, 2.0 us more [0.1-2.1 us]" },
+	{ P_FAULT_NS, 13625, MICROBENCH "zero-page read fault (the trap, walk and PTE install of a hint fault) while 7 processes keep the other vCPUs busy [13.2-16.1 us]" },
+	{ P_MIGRATE_COPY_NS, 132000, MICROBENCH "derived: move_pages() per page with the guest idle (34.1 us: unmap, copy, remap) times the slowdown the loaded fault shows (13.6 / 3.5 us); move_pages() itself under load (1.7 ms a page) is lru_add_drain_all() waiting for every busy vCPU, which a hint fault's migration does not call" },
+	{ P_PTE_UPDATE_NS, 348, MICROBENCH "mprotect(PROT_NONE) of 64 MiB of present pages per PTE, change_pte_range() as the scanner runs it, other vCPUs busy [83-460 ns]" },
+	{ P_TLB_MISS_NS, 509, MICROBENCH "a pass over 32 MiB just after a full flush less a pass with the TLB warm, per page, other vCPUs busy [103-574 ns]: a translation walked again" },
+	{ P_SWEEP_NS_PER_PAGE, 247, MICROBENCH "8 threads, one per vCPU, each storing one byte per page of its own 32 MiB, NUMA balancing off [205-507 ns]" },
+	{ P_HOLDOFF_FRACTION, 0, "the measured round trips already hold whatever keeps a vCPU from answering (its host thread not running): no separate hold-off" },
+	{ P_TLB_ENTRIES, 0, "qemu TCG's software TLB (accel/tcg/cputlb.c) resizes up to 2^22 entries per vCPU and is emptied only by the guest's flushes: 0, unbounded" },
+	{ NR_PARAMS, 0, NULL },
+};
+
+const struct profile profile_testbed = {
+	.name = "qemu-testbed",
+	.help = "the kernel testbed's qemu TCG guest: 8 vCPUs, 2 nodes, 2 host cores",
+	.values = testbed_values,
+};

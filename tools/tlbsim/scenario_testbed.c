@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * testbed: the kernel testbed's two-region workload
+ * (tools/testbed/numa_regions.c) on the testbed's machine (profile.h), so
+ * that each testbed cell has a prediction made by the same model code and
+ * nothing fitted to the testbed's outcomes.
+ *
+ * One region, laid out as [moving slices][stable parts]; each thread
+ * writes one byte per page of its own part in a loop. Moving threads
+ * start on alternate nodes and swap nodes every switch_ms; stable threads
+ * stay. The guest's NUMA balancing knobs are the testbed's (/init), and
+ * the measured window opens after the warm-up, as the workload's counter
+ * snapshots do. The four workload variants are parameters: folio_order=4
+ * (mthp64), shared_mappers=2 with 16/32 MiB parts (shared: the second
+ * process runs the second half of the threads and maps everything),
+ * folio_order=9 split_partial_thp=1 (thp-split).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "engine.h"
+#include "paths.h"
+#include "profile.h"
+#include "scenario_setup.h"
+
+static const struct policy_def testbed_policies[] = {
+	{ "always", { .migrate = TLBP_MIGRATE_BATCH_ALWAYS, .hint = TLBP_HINT_DEFERRED_MAP }, UNSAFE_NONE, true, "6.12's defaults: batch whenever async, deferred map" },
+	{ "skip-numa", { .migrate = TLBP_MIGRATE_BATCH_SKIP_NUMA, .hint = TLBP_HINT_DEFERRED_MAP }, UNSAFE_NONE, true, "never batch NUMA-hint migrations" },
+	{ "skip-single", { .migrate = TLBP_MIGRATE_BATCH_SKIP_SINGLE, .hint = TLBP_HINT_DEFERRED_MAP }, UNSAFE_NONE, true, "not for one small unshared folio" },
+	{ "skip-single-mapcount", { .migrate = TLBP_MIGRATE_BATCH_SKIP_SINGLE_MAPCOUNT, .hint = TLBP_HINT_DEFERRED_MAP }, UNSAFE_NONE, true, "one folio mapped once" },
+	{ "eager-map", { .migrate = TLBP_MIGRATE_BATCH_ALWAYS, .hint = TLBP_HINT_EAGER_MAP }, UNSAFE_NONE, true, "the hint fault maps before it decides (before v5.13)" },
+	NUMA_UNSAFE_POLICIES,
+};
+
+static const enum param_id testbed_params[] = {
+	P_CPUS, P_SOCKETS, P_MOVING_THREADS, P_STABLE_THREADS, P_SLICE_MIB, P_STABLE_MIB,
+	P_SWITCH_MS, P_WARMUP_S, P_DURATION_S, P_FOLIO_ORDER, P_SHARED_MAPPERS,
+	P_SPLIT_PARTIAL_THP, P_SCALE, P_SWEEP_NS_PER_PAGE, P_SWEEP_SAMPLE_PAGES,
+	P_MIGRATE_FILTER, P_MIGRATE_PROB, P_SCAN_OVERHEAD_RATIO, P_REMOTE_PENALTY,
+	P_SCAN_DELAY_MS, P_SCAN_PERIOD_MIN_MS, P_SCAN_PERIOD_MAX_MS, P_SCAN_SIZE_MB,
+	P_PTE_UPDATE_NS, P_FAULT_NS, P_MIGRATE_COPY_NS, P_CPU_GHZ,
+	SCENARIO_FLUSH_COST_PARAMS, SCENARIO_BATCH_PARAMS, NR_PARAMS,
+};
+
+/* The testbed report's columns first. */
+static const enum metric_id testbed_metrics[] = {
+	M_TLB_IRQS_PER_MIGRATED_PAGE, M_MIGRATED_PAGES, M_TLB_IRQS_RECEIVED,
+	M_BATCHED_PENDING_DRAINS, M_PROTNONE_BATCHED_UNMAPS, M_PROTNONE_UNBATCHED_UNMAPS,
+	M_HINT_FAULTS, M_HINT_PTES_UPDATED, M_SCANNER_FLUSH_MM_CALLS, M_SCAN_PASSES,
+	M_SCAN_PASS_MS_MEAN, M_SCAN_WALL_FRACTION, M_SCAN_PERIOD_MS,
+	M_MIGRATIONS_WITH_FLUSH_PENDING_FRACTION, M_FAULTS_DURING_PASS_FRACTION,
+	M_TLB_IPIS_SENT, M_FULL_FLUSHES, M_RANGED_FLUSHES, M_SPLITS, M_NODE_SWITCHES,
+	M_USEFUL_WORK_FRACTION, M_REMOTE_ACCESS_FRACTION, SCENARIO_RUN_METRICS,
+};
+
+#define INIT "tools/testbed/init.sh, the testbed's NUMA balancing sysctls: "
+static const struct param_source sources[] = {
+	{ P_DURATION_S, "the testbed's measured window (scripts/testbed.sh --window 35)" },
+	{ P_SCAN_DELAY_MS, INIT "numa_balancing_scan_delay_ms 1000" },
+	{ P_SCAN_PERIOD_MIN_MS, INIT "scan_period_min_ms 200 and scan_size_mb 1024 give task_scan_min() = max(1000 / (2560 / 1024), 200 / 1) = 500 ms (kernel/sched/fair.c)" },
+	{ P_SCAN_PERIOD_MAX_MS, INIT "scan_period_max_ms 1000 over one scan window (task_scan_max())" },
+	{ P_SCAN_SIZE_MB, INIT "numa_balancing_scan_size_mb 1024" },
+	{ P_MIGRATE_FILTER, "last-node: the kernel's own filter, not a probability" },
+	{ P_SCAN_OVERHEAD_RATIO, "kernel/sched/fair.c 6.12, task_numa_work(): node_stamp += 32 * the scan's runtime" },
+	{ NR_PARAMS, NULL },
+};
+
+static void defaults_testbed(struct params *p)
+{
+	params_default(p, P_PROFILE, 1); /* qemu-testbed */
+	params_default(p, P_DURATION_S, 35);
+	params_default(p, P_SCAN_DELAY_MS, 1000);
+	params_default(p, P_SCAN_PERIOD_MIN_MS, 500);
+	params_default(p, P_SCAN_PERIOD_MAX_MS, 1000);
+	params_default(p, P_SCAN_SIZE_MB, 1024);
+	params_default(p, P_MIGRATE_FILTER, FILTER_LAST_NODE);
+	params_default(p, P_SCAN_OVERHEAD_RATIO, 32);
+	/* Not choices (not in testbed_params): what numa_regions does. */
+	p->v[P_PATTERN] = PATTERN_SWEEP;
+	p->v[P_WRITE_FRACTION] = 1;
+	p->v[P_PRIVATE_FRACTION] = 1;
+	p->v[P_MISPLACED_FRACTION] = 0;
+	p->v[P_FAULT_PROMPT_FRACTION] = 0; /* the sweep itself comes back */
+	p->v[P_MMAP_WRITER_HZ] = 0;        /* no mmap/munmap in the window */
+}
+
+static void resolve_testbed(struct params *p)
+{
+	double scale = p->v[P_SCALE];
+	unsigned int threads = (unsigned int)(p->v[P_MOVING_THREADS] + p->v[P_STABLE_THREADS]);
+
+	p->v[P_SLICE_MIB] = scenario_scaled(p->v[P_SLICE_MIB], scale, 1);
+	p->v[P_STABLE_MIB] = scenario_scaled(p->v[P_STABLE_MIB], scale, 1);
+	p->v[P_DURATION_S] *= scale;
+	p->v[P_WARMUP_S] *= scale;
+	p->v[P_THREADS] = threads;
+	p->v[P_PROCESSES] = p->v[P_SHARED_MAPPERS] > 1 ? 2 : 1;
+	p->v[P_SHARED_MAPPERS] = p->v[P_PROCESSES];
+	p->v[P_WORKING_SET_GIB] = (p->v[P_MOVING_THREADS] * p->v[P_SLICE_MIB] +
+				   p->v[P_STABLE_THREADS] * p->v[P_STABLE_MIB]) / 1024;
+	/* The first sample's delay: one stretch of the sweep. */
+	p->v[P_ACCESS_RATE_HZ] = 1e9 / (p->v[P_SWEEP_SAMPLE_PAGES] * p->v[P_SWEEP_NS_PER_PAGE]);
+	scenario_clamp_sockets(p);
+}
+
+static void describe_testbed(const struct params *eff, char *buf, size_t len)
+{
+	int n = scenario_describe_cpus(eff, buf, len);
+
+	if (n < 0 || (size_t)n >= len)
+		return;
+	snprintf(buf + n, len - (size_t)n,
+		 "; %g moving x %g MiB (switch every %g ms) + %g stable x %g MiB, %g KiB folios%s%s; %g s warm-up + %g s window",
+		 eff->v[P_MOVING_THREADS], eff->v[P_SLICE_MIB], eff->v[P_SWITCH_MS],
+		 eff->v[P_STABLE_THREADS], eff->v[P_STABLE_MIB],
+		 4.0 * (1 << (int)eff->v[P_FOLIO_ORDER]),
+		 eff->v[P_SPLIT_PARTIAL_THP] > 0 ? " half-mapped" : "",
+		 eff->v[P_SHARED_MAPPERS] > 1 ? ", MAP_SHARED by 2 processes" : ", private",
+		 eff->v[P_WARMUP_S], eff->v[P_DURATION_S]);
+}
+
+static bool check_testbed(const struct params *eff, char *buf, size_t len)
+{
+	unsigned int threads = (unsigned int)eff->v[P_THREADS];
+
+	if (threads > eff->v[P_CPUS]) {
+		snprintf(buf, len, "%u threads on %g CPUs: the workload runs one thread per CPU",
+			 threads, eff->v[P_CPUS]);
+		return true;
+	}
+	if (((unsigned int)eff->v[P_MOVING_THREADS]) % 2) {
+		snprintf(buf, len, "moving_threads=%g: moving threads switch nodes in pairs",
+			 eff->v[P_MOVING_THREADS]);
+		return true;
+	}
+	if ((eff->v[P_WARMUP_S] + eff->v[P_DURATION_S]) * 1e3 <= eff->v[P_SCAN_DELAY_MS]) {
+		snprintf(buf, len, "the run ends before the first scan (scan_delay_ms=%g): no page can migrate",
+			 eff->v[P_SCAN_DELAY_MS]);
+		return true;
+	}
+	return false;
+}
+
+/* Thread @i's first CPU: threads alternate between the nodes, as
+ * numa_regions pins them (node i % 2), one CPU each. */
+static unsigned int first_cpu(const struct sim *s, unsigned int i)
+{
+	unsigned int per_node = s->nr_cpus / s->nr_nodes, node = i % s->nr_nodes;
+
+	return node * per_node + i / s->nr_nodes;
+}
+
+/* The region, its mappings, the threads' parts and where they start. */
+static int build(struct sim *s, unsigned int moving, unsigned int stable)
+{
+	const struct params *p = &s->p;
+	unsigned int nr = moving + stable, procs = (unsigned int)p->v[P_PROCESSES], i;
+	uint64_t slice = (uint64_t)p->v[P_SLICE_MIB] << (20 - PAGE_SHIFT);
+	uint64_t part = (uint64_t)p->v[P_STABLE_MIB] << (20 - PAGE_SHIFT);
+	uint64_t pages = moving * slice + stable * part, v;
+	struct object *o;
+
+	s->nr_threads = nr;
+	s->thread = calloc(nr, sizeof(*s->thread));
+	s->mm = calloc(procs, sizeof(*s->mm));
+	s->obj = calloc(1, sizeof(*s->obj));
+	if (!s->thread || !s->mm || !s->obj ||
+	    !(o = sim_object_new(s, pages, (unsigned int)p->v[P_FOLIO_ORDER])))
+		return -1;
+	for (i = 0; i < procs; i++) {
+		struct mm *mm = sim_mm_new(s, o);
+
+		if (!mm)
+			return -1;
+		mm->scan_period_ns = (uint64_t)(p->v[P_SCAN_PERIOD_MIN_MS] * 1e6);
+	}
+	for (i = 0; i < nr; i++) {
+		struct thread *t = &s->thread[i];
+		/* shared: the second process runs the second half. */
+		unsigned int proc = procs > 1 && i >= nr / 2 ? 1 : 0;
+		struct mm *mm = &s->mm[proc];
+
+		t->moving = i < moving;
+		t->cpu = first_cpu(s, i);
+		t->mm = mm;
+		t->slice_pages = t->moving ? slice : part;
+		t->slice_start = t->moving ? i * slice : moving * slice + (i - moving) * part;
+		if (!mm->nr_threads++) {
+			mm->first_thread = i;
+			mm->scan_thread = i;
+		}
+		sim_mm_add_cpu(s, mm, t->cpu);
+		/* First touch: on the node it starts on. */
+		for (v = t->slice_start; v < t->slice_start + t->slice_pages; v++)
+			o->page[v].node = (uint8_t)s->cpu[t->cpu].node;
+	}
+	/* A moving thread also runs on its partner's CPU. */
+	for (i = 0; i + 1 < moving; i += 2) {
+		sim_mm_add_cpu(s, s->thread[i].mm, s->thread[i + 1].cpu);
+		sim_mm_add_cpu(s, s->thread[i + 1].mm, s->thread[i].cpu);
+	}
+	return 0;
+}
+
+static int setup_testbed(struct sim *s, const struct policy_def *pol)
+{
+	const struct params *p = &s->p;
+	unsigned int moving = (unsigned int)p->v[P_MOVING_THREADS], i;
+	unsigned int stable = (unsigned int)p->v[P_STABLE_THREADS];
+	uint64_t warmup = (uint64_t)(p->v[P_WARMUP_S] * 1e9);
+
+	s->policy.migrate = pol->lib.migrate;
+	s->policy.hint = pol->lib.hint;
+	if (moving + stable == 0 || moving % 2 ||
+	    sim_machine_init(s, (unsigned int)p->v[P_CPUS], (unsigned int)p->v[P_SOCKETS]) ||
+	    moving + stable > s->nr_cpus || build(s, moving, stable) ||
+	    sim_machine_tlbs_unbounded(s))
+		return -1;
+	scenario_unmap_partial(s);
+	s->end_ns = warmup + (uint64_t)(p->v[P_DURATION_S] * 1e9);
+	s->balancing = pol->balancing;
+	for (i = 0; i < s->nr_threads; i++)
+		sim_access_start(s, i);
+	if (moving)
+		sim_schedule(s, (uint64_t)(p->v[P_SWITCH_MS] * 1e6), EV_NODE_SWITCH, 0);
+	if (warmup)
+		sim_schedule(s, warmup, EV_WINDOW, 0);
+	for (i = 0; s->balancing && i < s->nr_mms; i++)
+		sim_schedule(s, (uint64_t)(p->v[P_SCAN_DELAY_MS] * 1e6) + i, EV_SCAN_START, i);
+	return 0;
+}
+
+const struct scenario scenario_testbed = {
+	.name = "testbed",
+	.help = "the kernel testbed's two-region workload on its qemu guest (make testbed)",
+	.policies = testbed_policies,
+	.nr_policies = ARRAY_SIZE(testbed_policies),
+	.default_policy = "always",
+	.params = testbed_params,
+	.metrics = testbed_metrics,
+	.activity = M_MIGRATED_PAGES,
+	.defaults = defaults_testbed,
+	.sources = sources,
+	.profile = &profile_testbed,
+	.resolve = resolve_testbed,
+	.describe = describe_testbed,
+	.check = check_testbed,
+	.setup = setup_testbed,
+};
