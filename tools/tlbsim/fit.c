@@ -90,8 +90,8 @@ static int print_ensemble(const struct fit_ctx *c, const struct fit_result *r, d
 	return 0;
 }
 
-static void print_summary(const struct fit_ctx *c, const struct fit_result *r, double tol,
-			  double elapsed)
+static int print_summary(const struct fit_ctx *c, const struct fit_result *r, double tol,
+			 double elapsed)
 {
 	const struct fit_point *best = &c->h.p[c->best];
 	struct params p = c->o->params, eff;
@@ -111,7 +111,7 @@ static void print_summary(const struct fit_ctx *c, const struct fit_result *r, d
 	printf("\n");
 	print_residuals(c, best);
 	print_profiles(c, r);
-	print_ensemble(c, r, tol);
+	return print_ensemble(c, r, tol);
 }
 
 int fit_main(struct options *o)
@@ -138,8 +138,8 @@ int fit_main(struct options *o)
 	if (!ret) {
 		if (isatty(STDERR_FILENO))
 			fprintf(stderr, "\r\033[K"); /* the progress line */
-		print_summary(&c, &r, o->fit_tolerance, now_s() - c.t0);
-		if (o->fit_out)
+		ret = print_summary(&c, &r, o->fit_tolerance, now_s() - c.t0);
+		if (!ret && o->fit_out)
 			ret = fit_json_write(o->fit_out, &c, &r, o->fit_tolerance);
 	}
 	fit_result_free(&r);

@@ -6,6 +6,7 @@
  * only as good as its worst equally good neighbour: predictions are then
  * made over the whole ensemble, not from the best point alone.
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,28 +86,50 @@ out:
 	return ret ? 1 : 0;
 }
 
-/* Where parameter @k's profile stays within @limit: from the grid point
- * before the first one inside to the one after the last. */
-static void profile_box(const struct fit_profile *p, double limit, double *lo, double *hi)
+/*
+ * Where the objective crosses @limit between the grid point @in (inside)
+ * and @out (outside), on a parabola through the best point (@best, @f0)
+ * and @out: the objective is a sum of squares, so near its minimum it is
+ * quadratic in each parameter. A straight line would put the crossing too
+ * close to the best (a convex profile lies below its chord).
+ */
+static double crossing(double best, double f0, double out, double fout, double limit,
+		       double in)
 {
-	unsigned int j, first = p->n, last = 0;
+	double d = out - best, x;
 
-	for (j = 0; j < p->n; j++) {
-		if (p->obj[j] <= limit) {
-			first = j < first ? j : first;
-			last = j;
-		}
-	}
-	if (first == p->n) { /* only the best point itself, which is in the list */
-		*lo = *hi = p->x[0];
-		return;
-	}
-	*lo = p->x[first ? first - 1 : 0];
-	*hi = p->x[last + 1 < p->n ? last + 1 : last];
+	if (fout <= f0)
+		return out;
+	x = best + d * sqrt((limit - f0) / (fout - f0));
+	/* Never closer to the best than a grid point known to be inside. */
+	return fabs(x - best) < fabs(in - best) ? in : x;
 }
 
-static int samples_around(struct fit_ctx *c, const struct fit_result *r, double limit,
-			  unsigned int samples)
+/* Where parameter @k's profile stays within @limit: from the best point,
+ * each way, to where the objective crosses the limit before the first
+ * grid point outside (or to the end of the range). */
+static void profile_box(const struct fit_profile *p, double best, double f0, double limit,
+			double *lo, double *hi)
+{
+	unsigned int b, j;
+
+	for (b = 0; b < p->n && p->x[b] != best; b++)
+		;
+	if (b == p->n) { /* cannot happen: profiles() placed it */
+		*lo = *hi = best;
+		return;
+	}
+	for (j = b; j > 0 && p->obj[j - 1] <= limit; j--)
+		;
+	*lo = j > 0 ? crossing(best, f0, p->x[j - 1], p->obj[j - 1], limit, p->x[j]) : p->x[0];
+	for (j = b; j + 1 < p->n && p->obj[j + 1] <= limit; j++)
+		;
+	*hi = j + 1 < p->n ? crossing(best, f0, p->x[j + 1], p->obj[j + 1], limit, p->x[j]) :
+		p->x[p->n - 1];
+}
+
+static int samples_around(struct fit_ctx *c, const struct fit_result *r, const double *best,
+			  double best_obj, double limit, unsigned int samples)
 {
 	double lo[FIT_MAX_FREE] = { 0 }, hi[FIT_MAX_FREE] = { 0 };
 	double (*x)[FIT_MAX_FREE] = calloc(samples, sizeof(*x));
@@ -121,7 +144,7 @@ static int samples_around(struct fit_ctx *c, const struct fit_result *r, double 
 		return fail("out of memory");
 	}
 	for (k = 0; k < c->nfree; k++)
-		profile_box(&r->prof[k], limit, &lo[k], &hi[k]);
+		profile_box(&r->prof[k], best[k], best_obj, limit, &lo[k], &hi[k]);
 	rng_seed(&rng, c->o->seed ^ FIT_SAMPLE_STREAM);
 	for (j = 0; j < samples; j++)
 		for (k = 0; k < c->nfree; k++)
@@ -159,7 +182,7 @@ int fit_ensemble(struct fit_ctx *c, unsigned int points, unsigned int samples,
 	memcpy(best, c->h.p[c->best].x, sizeof(best));
 	ret = profiles(c, best, best_obj, points, r);
 	if (!ret && samples)
-		ret = samples_around(c, r, best_obj + r->margin, samples);
+		ret = samples_around(c, r, best, best_obj, best_obj + r->margin, samples);
 	if (ret)
 		return ret;
 	r->ensemble = calloc(c->h.len, sizeof(*r->ensemble));

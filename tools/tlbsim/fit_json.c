@@ -5,6 +5,7 @@
  * without rerunning it, and read back by compare --fit.
  */
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,12 @@ static json_t *set_json(const struct options *o)
 	return set;
 }
 
+/* A model value may be an undefined ratio (nothing to divide by): null. */
+static json_t *num_json(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
 static json_t *target_json(const struct fit_target *t)
 {
 	return t->lo == t->hi ? json_real(t->lo) : json_pack("[f, f]", t->lo, t->hi);
@@ -53,8 +60,8 @@ static json_t *residuals_json(const struct fit_ctx *c, const struct fit_point *p
 
 	for (k = 0; k < c->tg.n; k++)
 		json_object_set_new(o, metric_defs[c->tg.t[k].id].name,
-				    json_pack("{s:o, s:f, s:f}", "target", target_json(&c->tg.t[k]),
-					      "value", p->value[k], "residual", p->resid[k]));
+				    json_pack("{s:o, s:o, s:f}", "target", target_json(&c->tg.t[k]),
+					      "value", num_json(p->value[k]), "residual", p->resid[k]));
 	return o;
 }
 
