@@ -8,6 +8,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -47,12 +48,22 @@ static void progress(struct fit_ctx *c)
 		now - c->t0, tty ? "" : "\n");
 }
 
+static bool same_point(const struct fit_ctx *c, const double *a, const double *b)
+{
+	unsigned int k;
+
+	for (k = 0; k < c->nfree; k++)
+		if (a[k] != b[k])
+			return false;
+	return true;
+}
+
 static ssize_t find(const struct fit_ctx *c, const double *x)
 {
 	size_t k;
 
 	for (k = 0; k < c->h.len; k++)
-		if (!memcmp(c->h.p[k].x, x, sizeof(c->h.p[k].x)))
+		if (same_point(c, c->h.p[k].x, x))
 			return (ssize_t)k;
 	return -1;
 }

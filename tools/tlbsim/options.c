@@ -245,6 +245,8 @@ static int apply_fit_option(struct options *o, int id, const char *val)
 {
 	char *end;
 
+	if (!val) /* every one of them takes a value */
+		return 2;
 	switch (id) {
 	case OPT_FREE:
 		o->fit_free = val;
