@@ -493,7 +493,7 @@ expect_hint "outside its valid range 0..1" fit numa-balancing --free misplaced_f
 expect_hint "expected NAME=LO:HI" fit numa-balancing --free misplaced_fraction --targets "$tmp/tg.json"
 expect_hint "bad range 'x:1'" fit numa-balancing --free misplaced_fraction=x:1 --targets "$tmp/tg.json"
 expect_hint "cpus takes integers" fit numa-balancing --free cpus=2:8 --targets "$tmp/tg.json"
-expect_hint "thp-split does not read misplaced_fraction" fit thp-split $free --targets "$tmp/tg.json"
+expect_hint "thp-split does not read misplaced_fraction" fit thp-split $free --targets "$tmp/other.json"
 expect_hint "misplaced_fraction is also fixed with --set" fit numa-balancing $free --set misplaced_fraction=0.1 --targets "$tmp/tg.json"
 expect_hint "at most 3 parameters" fit numa-balancing --targets "$tmp/tg.json" \
 	--free misplaced_fraction=0:1,holdoff_mean_us=1:2,convoy_spin_us=1:2,fault_prompt_ms=1:2

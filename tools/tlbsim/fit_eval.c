@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +47,23 @@ static void progress(struct fit_ctx *c)
 	fprintf(stderr, "%sfit: %zu sets evaluated (%s), best objective %.4g, %.0f s elapsed%s",
 		tty ? "\r\033[K" : "tlbsim: ", c->h.len, c->phase, c->h.p[c->best].obj,
 		now - c->t0, tty ? "" : "\n");
+}
+
+/*
+ * FIT.json records values to 10 significant digits: a set is run at
+ * exactly the value its record will read back as, so that compare --fit
+ * reruns the very sets the fit evaluated.
+ */
+static void round_point(const struct fit_ctx *c, const double *in, double *out)
+{
+	char buf[32];
+	unsigned int k;
+
+	memset(out, 0, FIT_MAX_FREE * sizeof(*out));
+	for (k = 0; k < c->nfree; k++) {
+		snprintf(buf, sizeof(buf), "%.10g", in[k]);
+		out[k] = strtod(buf, NULL);
+	}
 }
 
 static bool same_point(const struct fit_ctx *c, const double *a, const double *b)
@@ -112,8 +130,12 @@ int fit_eval(struct fit_ctx *c, const double (*x)[FIT_MAX_FREE], size_t n, size_
 
 	/* New sets, once each, are appended in order; known ones are looked up. */
 	for (k = 0; k < n && !ret; k++) {
-		ssize_t at = find(c, x[k]);
+		double xr[FIT_MAX_FREE];
+		ssize_t at;
 		void *arr = c->h.p;
+
+		round_point(c, x[k], xr);
+		at = find(c, xr);
 
 		if (at >= 0) {
 			idx[k] = (size_t)at;
@@ -125,9 +147,9 @@ int fit_eval(struct fit_ctx *c, const double (*x)[FIT_MAX_FREE], size_t n, size_
 		}
 		c->h.p = arr;
 		memset(&c->h.p[c->h.len], 0, sizeof(c->h.p[0]));
-		memcpy(c->h.p[c->h.len].x, x[k], sizeof(c->h.p[0].x));
+		memcpy(c->h.p[c->h.len].x, xr, sizeof(xr));
 		idx[k] = c->h.len++;
-		ret = plan_point(c, x[k], &pl);
+		ret = plan_point(c, xr, &pl);
 	}
 	if (!ret && pl.len)
 		ret = runner_execute(c->o, &pl, &rs);
