@@ -64,14 +64,16 @@ static int profiles(struct fit_ctx *c, const double *best, double best_obj,
 			break;
 		}
 		for (j = 0, m = 0, placed = false; j < points; j++, i++) {
-			if (!placed && best[k] <= x[i][k]) {
+			double g = c->h.p[idx[i]].x[k]; /* as evaluated: rounded */
+
+			if (!placed && best[k] <= g) {
 				placed = true;
-				if (best[k] < x[i][k]) {
+				if (best[k] < g) {
 					p->x[m] = best[k];
 					p->obj[m++] = best_obj;
 				}
 			}
-			p->x[m] = x[i][k];
+			p->x[m] = g;
 			p->obj[m++] = c->h.p[idx[i]].obj;
 		}
 		if (!placed) {
