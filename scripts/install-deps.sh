@@ -7,7 +7,7 @@
 #                            valgrind, clang, kernel headers and sources,
 #                            gnuplot)
 set -eu
-pkgs="build-essential autoconf automake libtool autoconf-archive pkg-config check libjansson-dev"
+pkgs="build-essential autoconf automake libtool autoconf-archive pkg-config check libjansson-dev libnlopt-dev"
 if [ "${1:-}" = "--ci" ]; then
 	# Image and headers in one install so they are the same version.
 	pkgs="$pkgs doxygen lcov valgrind clang linux-headers-amd64 linux-image-amd64"

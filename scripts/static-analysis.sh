@@ -17,7 +17,7 @@ cat "$work/cppcheck.log"
 echo "static-analysis: cppcheck findings: $n"
 [ "$n" -eq 0 ] || status=1
 
-jansson=$(pkg-config --cflags jansson 2>/dev/null)
+jansson=$(pkg-config --cflags jansson nlopt 2>/dev/null)
 # What configure would define for tlbsim's --version.
 version=$(sed -n 's/^AC_INIT(\[tlbpolicy\], \[\([^]]*\)\].*/\1/p' "$src/configure.ac")
 : >"$work/tidy.log"

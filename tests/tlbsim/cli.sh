@@ -406,5 +406,113 @@ if grep -q "virtual time" "$tmp/out" ||
 	echo "FAIL: run progress"; cat "$tmp/err"; fails=$((fails + 1))
 fi
 
+# fit: calibration by NLopt. A synthetic recovery on a tiny machine: the
+# targets are a run at misplaced_fraction=0.1 on another seed than the
+# fit's, and the fit must find 0.1 again within 10% from a range 20 times
+# wider. Migrations grow with the misplaced share, so the objective has one
+# valley; a fit that misses it (a broken objective, search or parameter
+# plumbing) fails here.
+tinyfit="--set cpus=8 --set working_set_gib=1 --set duration_s=10"
+n=$((n + 1))
+# shellcheck disable=SC2086
+"$tlbsim" run numa-balancing $tinyfit --set misplaced_fraction=0.1 --seed 7 >"$tmp/truth" 2>/dev/null
+awk '$1 == "migrated_pages" || $1 == "hint_faults" { printf "%s\"%s\": %s", n++ ? ", " : "{", $1, $2 }
+     END { print "}" }' "$tmp/truth" >"$tmp/tg.json"
+fitargs="numa-balancing $tinyfit --free misplaced_fraction=0.02:0.4 --targets $tmp/tg.json --seeds 2 --max-evals 16 --profile-points 5 --samples 4"
+# shellcheck disable=SC2086
+if ! "$tlbsim" fit $fitargs --out "$tmp/fit.json" >"$tmp/fit.out" 2>"$tmp/err" ||
+   ! awk '/^best: / { split($NF, kv, "="); v = kv[2] + 0; ok = v > 0.09 && v < 0.11 }
+	  END { exit !ok }' "$tmp/fit.out"; then
+	echo "FAIL: fit does not recover misplaced_fraction=0.1 within 10%"; cat "$tmp/fit.out" "$tmp/err"
+	fails=$((fails + 1))
+fi
+# The summary has a residual per target and a profile; the ensemble holds
+# the best point (the first member is the best set itself).
+n=$((n + 1))
+best=$(awk '/"best": \{/ { b = 1 } b && /"misplaced_fraction"/ { print $2; exit }' "$tmp/fit.json")
+first=$(awk '/"ensemble": \[/ { e = 1 } e && /"misplaced_fraction"/ { print $2; exit }' "$tmp/fit.json")
+if [ -z "$best" ] || [ "$best" != "$first" ] ||
+   ! grep -qE '^migrated_pages +[0-9]+ +[0-9.e+]+ +[-+][0-9.]+$' "$tmp/fit.out" ||
+   ! grep -q '^profile of misplaced_fraction' "$tmp/fit.out" ||
+   ! grep -qE '^ensemble: [1-9][0-9]* of [0-9]+ sets' "$tmp/fit.out"; then
+	echo "FAIL: fit summary, or the ensemble without the best set ($best, $first)"
+	cat "$tmp/fit.out"; fails=$((fails + 1))
+fi
+# The same fit twice gives the same file (common random numbers, no clock).
+n=$((n + 1))
+# shellcheck disable=SC2086
+if ! "$tlbsim" fit $fitargs --jobs 1 --out "$tmp/fit1.json" >/dev/null 2>&1 ||
+   ! cmp -s "$tmp/fit.json" "$tmp/fit1.json"; then
+	echo "FAIL: fit --jobs 1 differs from --jobs 2"; fails=$((fails + 1))
+fi
+# compare --fit: every row median [min, max] over the ensemble, in order.
+n=$((n + 1))
+if ! "$tlbsim" compare numa-balancing --fit "$tmp/fit.json" --policies always,skip-single \
+	--json "$tmp/cmpfit.json" >"$tmp/cmpfit" 2>"$tmp/err" ||
+   ! grep -qE '^migrated_pages +pages +always +[0-9]+ +\[[0-9]+, [0-9]+\]$' "$tmp/cmpfit" ||
+   ! awk '/\[.*, .*\]$/ { rows++; med = $(NF - 2); lo = $(NF - 1); hi = $NF
+	  gsub(/[][,]/, "", lo); gsub(/[][,]/, "", hi)
+	  if (!(lo + 0 <= med + 0 && med + 0 <= hi + 0)) bad++ }
+	  END { exit !(rows > 10 && !bad) }' "$tmp/cmpfit" ||
+   ! grep -q '"intervals"' "$tmp/cmpfit.json"; then
+	echo "FAIL: compare --fit intervals"; cat "$tmp/cmpfit" "$tmp/err"; fails=$((fails + 1))
+fi
+
+# fit's bad paths, all before any run.
+printf '{"migrated_pages": ' >"$tmp/bad.json"
+: >"$tmp/empty.json"
+printf '{}' >"$tmp/none.json"
+printf '[1, 2]' >"$tmp/list.json"
+printf '{"nope": 1}' >"$tmp/unknown.json"
+printf '{"migrated_pages": "many"}' >"$tmp/type.json"
+printf '{"migrated_pages": [3, 1]}' >"$tmp/order.json"
+printf '{"migrated_pages": -5}' >"$tmp/neg.json"
+printf '{"migrated_pages": {"value": 5}}' >"$tmp/tol.json"
+printf '{"op_latency_us_mean": 5}' >"$tmp/other.json"
+free="--free misplaced_fraction=0.02:0.4"
+expect_hint "fit needs --free" fit numa-balancing --targets "$tmp/tg.json"
+expect_hint "fit needs --free" fit numa-balancing $free
+expect_hint "--targets /nonexistent.json: unable to open" fit numa-balancing $free --targets /nonexistent.json
+expect_hint "$tmp/bad.json" fit numa-balancing $free --targets "$tmp/bad.json"
+expect_hint "$tmp/empty.json" fit numa-balancing $free --targets "$tmp/empty.json"
+expect_hint "no targets" fit numa-balancing $free --targets "$tmp/none.json"
+expect_hint "not a targets file" fit numa-balancing $free --targets "$tmp/list.json"
+expect_hint "unknown metric 'nope'" fit numa-balancing $free --targets "$tmp/unknown.json"
+expect_hint "migrated_pages: expected a number" fit numa-balancing $free --targets "$tmp/type.json"
+expect_hint "lo is above its hi" fit numa-balancing $free --targets "$tmp/order.json"
+expect_hint "targets must be positive" fit numa-balancing $free --targets "$tmp/neg.json"
+expect_hint "tolerance" fit numa-balancing $free --targets "$tmp/tol.json"
+expect_hint "numa-balancing does not report op_latency_us_mean" fit numa-balancing $free --targets "$tmp/other.json"
+expect_hint "--free: unknown parameter 'nope'" fit numa-balancing --free nope=0:1 --targets "$tmp/tg.json"
+expect_hint "did you mean 'misplaced_fraction'?" fit numa-balancing --free misplaced_fracton=0:1 --targets "$tmp/tg.json"
+expect_hint "--free: misplaced_fraction is given twice" fit numa-balancing \
+	--free misplaced_fraction=0:0.5,misplaced_fraction=0.1:0.2 --targets "$tmp/tg.json"
+expect_hint "LO 0.5 is not below HI 0.1" fit numa-balancing --free misplaced_fraction=0.5:0.1 --targets "$tmp/tg.json"
+expect_hint "LO 0.5 is not below HI 0.5" fit numa-balancing --free misplaced_fraction=0.5:0.5 --targets "$tmp/tg.json"
+expect_hint "outside its valid range 0..1" fit numa-balancing --free misplaced_fraction=0.5:2 --targets "$tmp/tg.json"
+expect_hint "expected NAME=LO:HI" fit numa-balancing --free misplaced_fraction --targets "$tmp/tg.json"
+expect_hint "bad range 'x:1'" fit numa-balancing --free misplaced_fraction=x:1 --targets "$tmp/tg.json"
+expect_hint "cpus takes integers" fit numa-balancing --free cpus=2:8 --targets "$tmp/tg.json"
+expect_hint "thp-split does not read misplaced_fraction" fit thp-split $free --targets "$tmp/other.json"
+expect_hint "misplaced_fraction is also fixed with --set" fit numa-balancing $free --set misplaced_fraction=0.1 --targets "$tmp/tg.json"
+expect_hint "at most 3 parameters" fit numa-balancing --targets "$tmp/tg.json" \
+	--free misplaced_fraction=0:1,holdoff_mean_us=1:2,convoy_spin_us=1:2,fault_prompt_ms=1:2
+expect_hint "--out 'x.txt': the file name must end in .json" fit numa-balancing $free --targets "$tmp/tg.json" --out x.txt
+expect_hint "bad --seeds '0'" fit numa-balancing $free --targets "$tmp/tg.json" --seeds 0
+expect_hint "bad --tolerance '-1'" fit numa-balancing $free --targets "$tmp/tg.json" --tolerance -1
+expect_hint "bad --profile-points '1'" fit numa-balancing $free --targets "$tmp/tg.json" --profile-points 1
+expect_hint "--fit does not apply to fit" fit numa-balancing $free --targets "$tmp/tg.json" --fit x.json
+expect_hint "--free does not apply to compare" compare numa-balancing $free
+# compare --fit: another scenario's fit, a file that is not a fit, a free
+# parameter set by hand, CSV (the intervals are in --json).
+expect_hint "is a fit of numa-balancing, not of numa-hint-fault" compare numa-hint-fault --fit "$tmp/fit.json"
+expect_hint "--fit /nonexistent.json: unable to open" compare numa-balancing --fit /nonexistent.json
+expect_hint "not a tlbsim fit" compare numa-balancing --fit "$tmp/tg.json"
+expect_hint "--set misplaced_fraction: a free parameter of the fit" compare numa-balancing --fit "$tmp/fit.json" --set misplaced_fraction=0.2
+expect_hint "--csv does not apply to compare --fit" compare numa-balancing --fit "$tmp/fit.json" --csv "$tmp/x.csv"
+# The shipped targets parse (the fit itself is too long for make check).
+expect_hint "--free: unknown parameter" fit numa-balancing --free nope=0:1 \
+	--targets "${top_srcdir:-.}/tools/tlbsim/targets/seed000-unpatched.json"
+
 echo "$((n - fails)) passed, $fails failed"
 [ $fails -eq 0 ]

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * tlbsim: list | run | compare | sweep | merge. Every error is one line on stderr
+ * tlbsim: list | run | compare | sweep | merge | fit. Every error is one line on stderr
  * and exit status 2 (usage) or 1 (a run failed).
  */
 #include <errno.h>
@@ -12,6 +12,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include "diag.h"
+#include "fit.h"
 #include "list.h"
 #include "merge.h"
 #include "options.h"
@@ -120,6 +121,8 @@ static int cmd_compare(struct options *o)
 	int ret;
 
 	default_policies(o);
+	if (o->fit)
+		return fit_compare_main(o);
 	if (o->params.v[P_SCALE] < 1)
 		warn_once(o, WARN_SCALE, "scale=%g is a reduced model, not comparable with "
 			  "docs/results.md's figures",
@@ -178,7 +181,7 @@ int main(int argc, char **argv)
 	o.warned = &warned;
 	o.self = self_path(argv[0], self, sizeof(self));
 	if (argc < 2)
-		return fail("missing command: list, run, compare, sweep or merge (see --help)");
+		return fail("missing command: list, run, compare, sweep, merge or fit (see --help)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout, NR_COMMANDS);
 		return 0;
@@ -189,7 +192,7 @@ int main(int argc, char **argv)
 	}
 	cmd = command_lookup(argv[1]);
 	if (cmd < 0)
-		return fail("unknown command '%s'%s (list, run, compare, sweep, merge)", argv[1],
+		return fail("unknown command '%s'%s (list, run, compare, sweep, merge, fit)", argv[1],
 			    suggest_hint(argv[1], command_names, NR_COMMANDS, hint, sizeof(hint)));
 	if (cmd == CMD_LIST) {
 		if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
@@ -209,6 +212,8 @@ int main(int argc, char **argv)
 		return cmd_compare(&o);
 	case CMD_SWEEP:
 		return cmd_sweep(&o);
+	case CMD_FIT:
+		return fit_main(&o);
 	default:
 		return merge_main(&o);
 	}

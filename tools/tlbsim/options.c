@@ -9,31 +9,39 @@
 #include "outpath.h"
 #include "suggest.h"
 
-const char *const command_names[NR_COMMANDS] = { "list", "run", "compare", "sweep", "merge" };
+const char *const command_names[NR_COMMANDS] = { "list", "run", "compare", "sweep", "merge",
+						 "fit" };
 
 static const char *const command_usage[NR_COMMANDS] = {
 	"tlbsim list [SCENARIO | metrics]",
 	"tlbsim run SCENARIO [--policy P] [--set key=value ...] [--seed N]\n"
 	"                  [--json FILE.json] [--csv FILE.csv] [--timeline FILE.svg] [--no-timing]",
 	"tlbsim compare SCENARIO [--policies a,b,...] [--pairs N] [--set key=value ...]\n"
-	"                  [--seed N] [--jobs N] [--json FILE.json] [--csv FILE.csv] [--no-timing]",
+	"                  [--seed N] [--jobs N] [--fit FIT.json] [--json FILE.json]\n"
+	"                  [--csv FILE.csv] [--no-timing]",
 	"tlbsim sweep SCENARIO --vary key=v1,v2,... [--policies a,b,...] [--pairs N]\n"
 	"                  [--metric NAME[,NAME...]] [--plot FILE.png|FILE.svg[,...]]\n"
 	"                  [--set key=value ...] [--seed N] [--jobs N] [--emit-jobs FILE]\n"
 	"                  [--json FILE.json] [--csv FILE.csv] [--no-timing]",
 	"tlbsim merge RESULT.json... [--vary key] [--metric NAME[,NAME...]]\n"
 	"                  [--plot FILE.png|FILE.svg[,...]] [--json FILE.json] [--csv FILE.csv]",
+	"tlbsim fit SCENARIO --free NAME=LO:HI[,...] --targets FILE.json [--policy P]\n"
+	"                  [--out FIT.json] [--set key=value ...] [--seed N] [--seeds N]\n"
+	"                  [--jobs N] [--max-evals N] [--tolerance X] [--profile-points N]\n"
+	"                  [--samples N]",
 };
 
 #define RUN (1u << CMD_RUN)
 #define COMPARE (1u << CMD_COMPARE)
 #define SWEEP (1u << CMD_SWEEP)
 #define MERGE (1u << CMD_MERGE)
+#define FIT (1u << CMD_FIT)
 
 enum option_id {
 	OPT_SET, OPT_POLICY, OPT_POLICIES, OPT_SEED, OPT_PAIRS, OPT_JOBS, OPT_JSON,
 	OPT_CSV, OPT_PLOT, OPT_METRIC, OPT_VARY, OPT_EMIT_JOBS, OPT_TIMELINE,
-	OPT_NO_TIMING, OPT_HELP, OPT_VERSION, NR_OPTIONS
+	OPT_NO_TIMING, OPT_FREE, OPT_TARGETS, OPT_OUT, OPT_FIT, OPT_SEEDS, OPT_MAX_EVALS,
+	OPT_TOLERANCE, OPT_PROFILE_POINTS, OPT_SAMPLES, OPT_HELP, OPT_VERSION, NR_OPTIONS
 };
 
 /* Which commands take an option: any other command refuses it, so that
@@ -43,12 +51,12 @@ static const struct option_def {
 	unsigned int commands;
 	bool has_value;
 } option_defs[NR_OPTIONS] = {
-	[OPT_SET] = { "--set", RUN | COMPARE | SWEEP, true },
-	[OPT_POLICY] = { "--policy", RUN, true },
+	[OPT_SET] = { "--set", RUN | COMPARE | SWEEP | FIT, true },
+	[OPT_POLICY] = { "--policy", RUN | FIT, true },
 	[OPT_POLICIES] = { "--policies", COMPARE | SWEEP, true },
-	[OPT_SEED] = { "--seed", RUN | COMPARE | SWEEP, true },
+	[OPT_SEED] = { "--seed", RUN | COMPARE | SWEEP | FIT, true },
 	[OPT_PAIRS] = { "--pairs", COMPARE | SWEEP, true },
-	[OPT_JOBS] = { "--jobs", COMPARE | SWEEP, true },
+	[OPT_JOBS] = { "--jobs", COMPARE | SWEEP | FIT, true },
 	[OPT_JSON] = { "--json", RUN | COMPARE | SWEEP | MERGE, true },
 	[OPT_CSV] = { "--csv", RUN | COMPARE | SWEEP | MERGE, true },
 	[OPT_PLOT] = { "--plot", SWEEP | MERGE, true },
@@ -57,6 +65,15 @@ static const struct option_def {
 	[OPT_EMIT_JOBS] = { "--emit-jobs", SWEEP, true },
 	[OPT_TIMELINE] = { "--timeline", RUN, true },
 	[OPT_NO_TIMING] = { "--no-timing", RUN | COMPARE | SWEEP, false },
+	[OPT_FREE] = { "--free", FIT, true },
+	[OPT_TARGETS] = { "--targets", FIT, true },
+	[OPT_OUT] = { "--out", FIT, true },
+	[OPT_FIT] = { "--fit", COMPARE, true },
+	[OPT_SEEDS] = { "--seeds", FIT, true },
+	[OPT_MAX_EVALS] = { "--max-evals", FIT, true },
+	[OPT_TOLERANCE] = { "--tolerance", FIT, true },
+	[OPT_PROFILE_POINTS] = { "--profile-points", FIT, true },
+	[OPT_SAMPLES] = { "--samples", FIT, true },
 	[OPT_HELP] = { "--help", ~0u, false },
 	[OPT_VERSION] = { "--version", ~0u, false },
 };
@@ -203,10 +220,61 @@ static int check_outputs(const struct options *o)
 		return 2;
 	if (o->timeline && outpath_check("--timeline", o->timeline, svg_ext))
 		return 2;
+	if (o->fit_out && outpath_check("--out", o->fit_out, json_ext))
+		return 2;
 	for (k = 0; k < o->nr_plots; k++)
 		if (outpath_check("--plot", o->plots[k], plot_ext))
 			return 2;
 	return 0;
+}
+
+/* An unsigned option in [@lo, @hi]; 0 or 2. */
+static int parse_bounded(const char *opt, const char *val, uint64_t lo, uint64_t hi,
+			 unsigned int *out)
+{
+	uint64_t v;
+
+	if (parse_u64(val, &v) || v < lo || v > hi)
+		return fail("bad %s '%s': %" PRIu64 "..%" PRIu64, opt, val, lo, hi);
+	*out = (unsigned int)v;
+	return 0;
+}
+
+/* fit's options, and compare's --fit; 0 or 2. */
+static int apply_fit_option(struct options *o, int id, const char *val)
+{
+	char *end;
+
+	if (!val) /* every one of them takes a value */
+		return 2;
+	switch (id) {
+	case OPT_FREE:
+		o->fit_free = val;
+		return 0;
+	case OPT_TARGETS:
+		o->fit_targets = val;
+		return 0;
+	case OPT_OUT:
+		o->fit_out = val;
+		return 0;
+	case OPT_FIT:
+		o->fit = val;
+		return 0;
+	case OPT_SEEDS:
+		return parse_bounded("--seeds", val, 1, 100, &o->fit_seeds);
+	case OPT_MAX_EVALS:
+		return parse_bounded("--max-evals", val, 1, 100000, &o->fit_max_evals);
+	case OPT_PROFILE_POINTS:
+		return parse_bounded("--profile-points", val, 2, 1000, &o->fit_profile_points);
+	case OPT_SAMPLES:
+		return parse_bounded("--samples", val, 0, 100000, &o->fit_samples);
+	case OPT_TOLERANCE:
+		o->fit_tolerance = strtod(val, &end);
+		if (*end || end == val || !(o->fit_tolerance > 0 && o->fit_tolerance <= 10))
+			return fail("bad --tolerance '%s': a number above 0, at most 10", val);
+		return 0;
+	}
+	return 2;
 }
 
 /* One option with its value (NULL for a flag); 0 or 2. */
@@ -266,8 +334,9 @@ static int apply_option(struct options *o, int id, char *val)
 	case OPT_NO_TIMING:
 		o->no_timing = true;
 		return 0;
+	default:
+		return apply_fit_option(o, id, val);
 	}
-	return 2;
 }
 
 /* The scenario named by argv[2]; merge reads it from its files later. */
@@ -297,6 +366,12 @@ int options_parse(int argc, char **argv, enum command cmd, struct options *o)
 	params_defaults(&o->params);
 	o->seed = 1;
 	o->pairs = 1;
+	/* fit's defaults: docs/tlbsim.md says why each. */
+	o->fit_seeds = 2;
+	o->fit_max_evals = 40;
+	o->fit_profile_points = 7;
+	o->fit_samples = 8;
+	o->fit_tolerance = 0.1;
 	for (i = 2; i < argc; i++) {
 		char *a = argv[i], *val = NULL;
 
@@ -341,6 +416,8 @@ int options_parse(int argc, char **argv, enum command cmd, struct options *o)
 		return fail("%s needs a scenario (see 'tlbsim list')", command_names[cmd]);
 	if (cmd == CMD_SWEEP && !o->vary)
 		return fail("sweep needs --vary key=v1,v2,...");
+	if (cmd == CMD_FIT && (!o->fit_free || !o->fit_targets))
+		return fail("fit needs --free NAME=LO:HI[,...] and --targets FILE.json");
 	if (o->sc && options_resolve_metrics(o))
 		return 2;
 	return check_outputs(o);

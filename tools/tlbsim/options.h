@@ -12,7 +12,7 @@
 #include "report.h"
 #include "scenario.h"
 
-enum command { CMD_LIST, CMD_RUN, CMD_COMPARE, CMD_SWEEP, CMD_MERGE, NR_COMMANDS };
+enum command { CMD_LIST, CMD_RUN, CMD_COMPARE, CMD_SWEEP, CMD_MERGE, CMD_FIT, NR_COMMANDS };
 
 extern const char *const command_names[NR_COMMANDS];
 
@@ -41,6 +41,11 @@ struct options {
 	const char **inputs;    /* merge: the result files */
 	unsigned int nr_inputs;
 	bool no_timing;
+	bool quiet;             /* no per-run progress: the command reports its own */
+	/* fit (fit.h), and compare --fit */
+	const char *fit_free, *fit_targets, *fit_out, *fit;
+	unsigned int fit_seeds, fit_max_evals, fit_profile_points, fit_samples;
+	double fit_tolerance;
 	const struct sim_tick *tick; /* run: the timeline and progress hook */
 	struct baseline *base; /* balancing-off twin shared by the runs of a seed */
 	unsigned int *warned;  /* WARN_* already printed by this command */

@@ -89,7 +89,7 @@ static int execute_here(const struct options *o, const struct plan *pl, struct r
 		memset(&res, 0, sizeof(res));
 		compute(o, &pl->t[k], o->base, &res);
 		/* A single run is watched from inside (run_watch.h). */
-		if (pl->len > 1)
+		if (pl->len > 1 && !o->quiet)
 			progress_step(&pg, pl->t[k].label);
 		if (res.failed)
 			progress_end(&pg);
@@ -116,7 +116,8 @@ static void worker_done(void *arg, size_t k, struct progress *pg)
 {
 	struct worker_ctx *w = arg;
 
-	progress_step(pg, w->pl->t[k].label);
+	if (!w->o->quiet)
+		progress_step(pg, w->pl->t[k].label);
 }
 
 int runner_execute(const struct options *o, const struct plan *pl, struct records *rs)
