@@ -15,6 +15,7 @@
 #include "params.h"
 #include "rng.h"
 #include "tlb.h"
+#include "tlb_tags.h"
 
 #define PAGE_SHIFT 12
 #define PMD_ORDER 9
@@ -241,6 +242,8 @@ struct sim {
 	char first_violation[160];
 	unsigned long *all_cpu_bits;
 	struct tlbp_cpuset all_cpus;
+	/* Which CPUs may cache a translation, for the oracle (tlb_tags.h). */
+	struct tlb_tags tlb_tags;
 };
 
 /* The emulator's smp_processor_id(): the CPU the current event runs on. */

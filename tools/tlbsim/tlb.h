@@ -16,6 +16,8 @@
 
 #define TLB_WAYS 8
 
+struct tlb_tags;
+
 struct tlb_slot {
 	uint64_t key;       /* tlb_key(); 0 is never a valid key */
 	uint32_t frame_gen; /* generation of the frame it translates to */
@@ -30,6 +32,8 @@ struct tlb {
 	uint32_t count;        /* valid entries */
 	uint32_t epoch;
 	uint64_t victim;       /* replacement stream state */
+	struct tlb_tags *tags; /* machine-wide index this TLB keeps, or NULL */
+	uint32_t tags_cpu;     /* this TLB's column in it */
 };
 
 /* mm ids start at 1, so a key is never 0. */
@@ -43,14 +47,28 @@ static inline uint32_t tlb_key_mm(uint64_t key)
 	return (uint32_t)(key >> 44);
 }
 
-static inline struct tlb_slot *tlb_set_of(const struct tlb *t, uint64_t key)
+static inline uint32_t tlb_set_index(const struct tlb *t, uint64_t key)
 {
 	/* Fibonacci hashing: the top bits of the product spread consecutive
 	 * pages over the sets. */
-	uint32_t set = t->nr_sets > 1 ?
-		(uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> t->set_shift) : 0;
+	return t->nr_sets > 1 ? (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> t->set_shift) : 0;
+}
 
-	return &t->slot[(uint64_t)set * t->ways];
+static inline struct tlb_slot *tlb_set_of(const struct tlb *t, uint64_t key)
+{
+	return &t->slot[(uint64_t)tlb_set_index(t, key) * t->ways];
+}
+
+/* 12 bits of @key for the tag index (tlb_tags.h), from a multiplier other
+ * than the set's, so keys of one set still differ. */
+static inline uint16_t tlb_tag_hash(uint64_t key)
+{
+	return (uint16_t)((key * 0xff51afd7ed558ccdULL) >> 52);
+}
+
+static inline uint16_t tlb_tag(uint16_t hash, uint32_t epoch)
+{
+	return (uint16_t)(hash | (epoch & 0xf) << 12);
 }
 
 /* Starts loading the set a later lookup of @key will read. */
@@ -62,6 +80,9 @@ static inline void tlb_prefetch(const struct tlb *t, uint64_t key)
 /* @capacity is rounded to a power-of-two number of sets of TLB_WAYS. */
 int tlb_init(struct tlb *t, uint32_t capacity);
 void tlb_free(struct tlb *t);
+/* Makes @t keep column @cpu of @tags from now on; @t must be empty and
+ * shaped like the TLB @tags was made for. */
+void tlb_attach_tags(struct tlb *t, struct tlb_tags *tags, uint32_t cpu);
 /* Returns true and the frame generation if @key is cached. */
 bool tlb_lookup(const struct tlb *t, uint64_t key, uint32_t *frame_gen);
 void tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen);
