@@ -98,7 +98,5 @@ int scenario_run_ticked(const struct scenario *sc, const struct params *user,
 			const struct policy_def *pol, uint64_t seed, struct metrics *out,
 			struct baseline *cache, const struct sim_tick *tick, char *err,
 			size_t errlen);
-/* Memory of the model beyond the TLBs, per simulated 4 KiB page (last run). */
-extern double scenario_last_bytes_per_page;
 
 #endif
