@@ -165,7 +165,9 @@ static bool same_run(const struct baseline *b, const struct params *p, uint64_t 
 static void remember_twin(struct baseline *b, const struct params *p, uint64_t seed,
 			  const struct metrics *m)
 {
-	*b = (struct baseline){ true, seed, *p, *m };
+	bool elsewhere = b->twin_elsewhere;
+
+	*b = (struct baseline){ true, seed, *p, *m, elsewhere };
 	b->m.v[M_THROUGHPUT_LOSS_PCT] = 0;
 }
 
@@ -229,7 +231,8 @@ int scenario_run_ticked(const struct scenario *sc, const struct params *user,
 		return 0;
 	}
 	/* The same seed with balancing off: what the workload would do alone. */
-	need_twin = sc->has_baseline && pol->balancing && !same_run(base, &p, seed);
+	need_twin = sc->has_baseline && pol->balancing && !base->twin_elsewhere &&
+		    !same_run(base, &p, seed);
 	tw.p = &p;
 	if (need_twin && twin_alongside(&p))
 		threaded = !pthread_create(&tw.thread, NULL, twin_main, &tw);
@@ -256,7 +259,13 @@ int scenario_run_ticked(const struct scenario *sc, const struct params *user,
 		/* The pair's host time, whether or not they overlapped. */
 		out->v[M_WALL_SECONDS] = now_s() - t0;
 	}
-	if (base->m.useful_ns > 0)
-		out->v[M_THROUGHPUT_LOSS_PCT] = 100.0 * (1.0 - out->useful_ns / base->m.useful_ns);
+	if (!base->twin_elsewhere)
+		scenario_set_loss(out, &base->m);
 	return 0;
+}
+
+void scenario_set_loss(struct metrics *out, const struct metrics *off)
+{
+	if (off->useful_ns > 0)
+		out->v[M_THROUGHPUT_LOSS_PCT] = 100.0 * (1.0 - out->useful_ns / off->useful_ns);
 }

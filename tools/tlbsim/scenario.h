@@ -85,7 +85,14 @@ struct baseline {
 	uint64_t seed;
 	struct params p;
 	struct metrics m;
+	/* Set by the caller: it runs the twin as a run of its own and calls
+	 * scenario_set_loss() with its figures, so none is run here. */
+	bool twin_elsewhere;
 };
+
+/* @out's throughput_loss_pct against @off, its balancing-off twin's
+ * figures (the same parameters and seed). */
+void scenario_set_loss(struct metrics *out, const struct metrics *off);
 
 /* Runs one simulation, and its balancing-off twin unless @cache holds it
  * (@cache may be NULL); 0 or -1 with a one-line message in @err. */
