@@ -44,9 +44,11 @@ static bool any_cached(struct sim *s, const struct object *o, uint64_t head, uin
 			uint64_t key = tlb_key(o->mapper[m]->id, vpn);
 
 			for (cpu = tlb_tags_next(x, key, 0); cpu < s->nr_cpus;
-			     cpu = tlb_tags_next(x, key, cpu + 1))
+			     cpu = tlb_tags_next(x, key, cpu + 1)) {
+				sim_cpu_sync(s, &s->cpu[cpu]);
 				if (tlb_lookup(&s->cpu[cpu].tlb, key, NULL))
 					return true;
+			}
 		}
 	return false;
 }
@@ -62,6 +64,7 @@ void oracle_check_copy(struct sim *s, struct mm *mm, uint64_t head, uint64_t nr)
 	 * and first report are those of the walk alone. */
 	if (!any_cached(s, o, head, nr))
 		return;
+	sim_cpus_sync(s);
 	for (m = 0; m < o->nr_mappers; m++) {
 		uint32_t id = o->mapper[m]->id;
 

@@ -20,7 +20,10 @@ int tlb_init(struct tlb *t, uint32_t capacity)
 	}
 	t->nr_sets = sets;
 	t->set_shift = 64 - bits;
-	t->slot = calloc((size_t)sets * t->ways, sizeof(*t->slot));
+	/* Cache-line aligned: a set of TLB_WAYS is two whole lines. */
+	t->slot = aligned_alloc(64, ((size_t)sets * t->ways * sizeof(*t->slot) + 63) & ~(size_t)63);
+	if (t->slot)
+		memset(t->slot, 0, (size_t)sets * t->ways * sizeof(*t->slot));
 	t->count = 0;
 	t->epoch = 1;
 	t->victim = 0x243f6a8885a308d3ULL;

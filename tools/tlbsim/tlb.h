@@ -71,10 +71,16 @@ static inline uint16_t tlb_tag(uint16_t hash, uint32_t epoch)
 	return (uint16_t)(hash | (epoch & 0xf) << 12);
 }
 
-/* Starts loading the set a later lookup of @key will read. */
+/* Starts loading the set (two cache lines) a later lookup of @key reads. */
+static inline void tlb_prefetch_set(const struct tlb_slot *set)
+{
+	__builtin_prefetch(set);
+	__builtin_prefetch((const char *)set + 64);
+}
+
 static inline void tlb_prefetch(const struct tlb *t, uint64_t key)
 {
-	__builtin_prefetch(tlb_set_of(t, key));
+	tlb_prefetch_set(tlb_set_of(t, key));
 }
 
 /* @capacity is rounded to a power-of-two number of sets of TLB_WAYS. */
