@@ -55,8 +55,10 @@ static void destroy(struct sim *s)
 	free(s);
 }
 
+/* As the model sees it: the CPU caught up with machine-wide flushes. */
 static bool cached(struct sim *s, unsigned int cpu, uint64_t vpn)
 {
+	sim_cpu_sync(s, &s->cpu[cpu]);
 	return tlb_lookup(&s->cpu[cpu].tlb, tlb_key(s->mm[0].id, vpn), NULL);
 }
 
@@ -64,9 +66,11 @@ static void cache_everywhere(struct sim *s, uint64_t vpn)
 {
 	unsigned int c;
 
-	for (c = 0; c < NR_CPUS; c++)
+	for (c = 0; c < NR_CPUS; c++) {
+		sim_cpu_sync(s, &s->cpu[c]);
 		tlb_insert(&s->cpu[c].tlb, tlb_key(s->mm[0].id, vpn),
 			   s->obj[0].page[vpn].frame_gen);
+	}
 }
 
 START_TEST(test_backend_x86_ranged_flush_ipis_the_set)
@@ -186,6 +190,43 @@ START_TEST(test_backend_flush_mm_drains_everything)
 }
 END_TEST
 
+/* Whole-machine flushes are applied to each CPU when it next runs:
+ * the TLB the first one emptied refills, the interrupts add up. */
+START_TEST(test_backend_x86_whole_machine_flushes_catch_up)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct tlbp_flush_req req = {
+		.cpus = &s->mm[0].cpus, .mm = &s->mm[0].flush,
+		.end = TLBP_FLUSH_ALL, .full = true,
+	};
+	uint64_t irq = (uint64_t)(s->p.v[P_IPI_HANDLER_NS] + s->p.v[P_FULL_FLUSH_NS]);
+	double miss = s->p.v[P_TLB_MISS_NS];
+	uint64_t v;
+
+	for (v = 0; v < 100; v++)
+		cache_everywhere(s, v);
+	ck_assert_int_eq(s->flush_ops->flush(&s->cpu[1].flush_ctx, &req), 0);
+	/* CPU 2 runs in between and caches ten pages again; CPU 3 does not. */
+	for (v = 0; v < 10; v++) {
+		sim_cpu_sync(s, &s->cpu[2]);
+		tlb_insert(&s->cpu[2].tlb, tlb_key(s->mm[0].id, v), 0);
+	}
+	ck_assert_int_eq(s->flush_ops->flush(&s->cpu[1].flush_ctx, &req), 0);
+	ck_assert_uint_eq(s->cpu[3].acct.irq_ns, 0); /* not yet caught up */
+	sim_cpus_sync(s);
+	ck_assert_uint_eq(s->cpu[2].acct.refill_ns,
+			  (uint64_t)(100 * miss) + (uint64_t)(10 * miss));
+	ck_assert_uint_eq(s->cpu[3].acct.refill_ns, (uint64_t)(100 * miss));
+	ck_assert_uint_eq(s->cpu[2].acct.irq_ns, 2 * irq);
+	ck_assert_uint_eq(s->cpu[3].acct.irq_ns, 2 * irq);
+	ck_assert_uint_eq(s->cpu[1].acct.irq_ns, 0); /* the issuer's own are local */
+	ck_assert_uint_eq(s->st.local_flushes, 2);
+	ck_assert_uint_eq(s->st.tlb_irqs_received, 2 * (NR_CPUS - 1));
+	ck_assert(!cached(s, 2, 5));
+	destroy(s);
+}
+END_TEST
+
 static void drain(struct sim *s, void *arg)
 {
 	(void)arg;
@@ -200,6 +241,7 @@ START_TEST(test_backend_shared_ctx_issues_from_this_cpu)
 	tlbp_mm_mark_batched_pending(&s->mm[0].flush);
 	sim_call_on(s, 2, drain, NULL);
 	ck_assert_uint_eq(sim_this_cpu(s), 0);
+	sim_cpus_sync(s); /* the accounts, as a run's end reads them */
 	ck_assert_uint_gt(s->cpu[2].acct.wait_ns, 0);
 	ck_assert_uint_eq(s->cpu[2].acct.irq_ns, 0);
 	ck_assert_uint_eq(s->cpu[0].acct.wait_ns, 0);
@@ -393,6 +435,7 @@ static Suite *model_suite(void)
 
 	tcase_add_test(tc, test_backend_x86_ranged_flush_ipis_the_set);
 	tcase_add_test(tc, test_backend_x86_full_flush_charges_refill);
+	tcase_add_test(tc, test_backend_x86_whole_machine_flushes_catch_up);
 	tcase_add_test(tc, test_backend_x86_only_targets_in_set);
 	tcase_add_test(tc, test_backend_arm64_broadcast_reaches_all);
 	tcase_add_loop_test(tc, test_backend_flush_mm_drains_everything,

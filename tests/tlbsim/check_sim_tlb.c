@@ -5,6 +5,7 @@
 #include <check.h>
 #include "rng.h"
 #include "tlb.h"
+#include "tlb_tags.h"
 #include "suite_runner.h"
 
 #define KEYS 4096
@@ -160,6 +161,65 @@ START_TEST(test_tlb_unbounded_keeps_everything)
 }
 END_TEST
 
+/* Whether the index names @cpu among the CPUs that may cache @key. */
+static bool tags_name(const struct tlb_tags *x, uint64_t key, uint32_t cpu)
+{
+	uint32_t c;
+
+	for (c = tlb_tags_next(x, key, 0); c < x->nr_cpus; c = tlb_tags_next(x, key, c + 1))
+		if (c == cpu)
+			return true;
+	return false;
+}
+
+START_TEST(test_tlb_tags_never_miss_a_live_entry)
+{
+	enum { CPUS = 3, CAP = 64, NR_KEYS = 512 };
+	struct tlb t[CPUS];
+	struct tlb_tags x;
+	struct rng r;
+	unsigned int i, c, named = 0, cached = 0;
+	bool bad = false;
+
+	rng_seed(&r, 7);
+	for (c = 0; c < CPUS; c++)
+		ck_assert_int_eq(tlb_init(&t[c], CAP), 0);
+	ck_assert_int_eq(tlb_tags_init(&x, CPUS, &t[0]), 0);
+	for (c = 0; c < CPUS; c++)
+		tlb_attach_tags(&t[c], &x, c);
+	/* Inserts (evicting), removals and full flushes, more than 16 of
+	 * them so the epoch's 4 bits wrap; after each step the index must
+	 * name every CPU that caches the key touched. */
+	for (i = 0; i < 200000 && !bad; i++) {
+		uint64_t key = tlb_key(1 + (uint32_t)rng_below(&r, 2), rng_below(&r, NR_KEYS));
+		unsigned int op = (unsigned int)rng_below(&r, 1000);
+
+		c = (unsigned int)rng_below(&r, CPUS);
+		if (op < 600)
+			tlb_insert(&t[c], key, 0);
+		else if (op < 990)
+			tlb_remove(&t[c], key);
+		else if (op < 999)
+			tlb_flush_all(&t[c]);
+		else
+			tlb_flush_mm(&t[c], 1);
+		for (c = 0; c < CPUS; c++) {
+			bool live = tlb_lookup(&t[c], key, NULL), maybe = tags_name(&x, key, c);
+
+			bad |= live && !maybe;
+			cached += live;
+			named += maybe;
+		}
+	}
+	ck_assert_msg(!bad, "the index ruled out a cached key at step %u", i);
+	/* It rules CPUs out too, or it would be of no use. */
+	ck_assert_uint_lt(named, cached + (unsigned int)(i * CPUS) / 2);
+	tlb_tags_free(&x);
+	for (c = 0; c < CPUS; c++)
+		tlb_free(&t[c]);
+}
+END_TEST
+
 static Suite *tlb_suite(void)
 {
 	Suite *s = suite_create("sim_tlb");
@@ -171,6 +231,7 @@ static Suite *tlb_suite(void)
 	tcase_add_test(tc, test_tlb_flush_all_and_mm);
 	tcase_add_test(tc, test_tlb_matches_reference_model);
 	tcase_add_test(tc, test_tlb_unbounded_keeps_everything);
+	tcase_add_test(tc, test_tlb_tags_never_miss_a_live_entry);
 	suite_add_tcase(s, tc);
 	return s;
 }

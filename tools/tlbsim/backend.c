@@ -35,6 +35,7 @@ static uint32_t invalidate(struct sim *s, unsigned int cpu,
 	uint32_t dropped = 0;
 	uint64_t vpn;
 
+	sim_cpu_sync(s, &s->cpu[cpu]);
 	if (req->full || !req->mm)
 		return tlb_flush_all(t);
 	for (vpn = req->start >> PAGE_SHIFT; vpn < req->end >> PAGE_SHIFT; vpn++)
@@ -84,6 +85,70 @@ static double holdoff_wait_ns(struct sim *s, unsigned int nr_targets)
 	return -mean_ns * log(1.0 - pow(rng_unit(&s->rng), 1.0 / k));
 }
 
+void sim_cpu_catch_up(struct sim *s, struct cpu *c)
+{
+	/* The first pending flush drops what the TLB holds; the others find
+	 * it empty, as nothing ran on the CPU in between. */
+	c->acct.refill_ns += (uint64_t)(tlb_flush_all(&c->tlb) * s->p.v[P_TLB_MISS_NS]);
+	c->acct.irq_ns += s->all_flushes.irq_ns - c->all_irq_ns_seen;
+	c->all_flushes_seen = s->all_flushes.count;
+	c->all_irq_ns_seen = s->all_flushes.irq_ns;
+}
+
+void sim_cpus_sync(struct sim *s)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < s->nr_cpus; cpu++)
+		sim_cpu_sync(s, &s->cpu[cpu]);
+}
+
+/* Whether @req is a full flush of every CPU of the machine. */
+static bool whole_machine(const struct sim *s, const struct tlbp_flush_req *req)
+{
+	unsigned int cpu = tlbp_cpuset_next(req->cpus, 0), n = 0;
+
+	if (!req->full || cpu != 0)
+		return false;
+	/* A set is whole when no CPU is missing from it. */
+	for (; cpu < s->nr_cpus; cpu = tlbp_cpuset_next(req->cpus, cpu + 1), n++)
+		if (cpu != n)
+			return false;
+	return n == s->nr_cpus;
+}
+
+/*
+ * x86_flush() of every CPU: the issuer's share now, every target's as the
+ * counters of struct machine_flushes. The wait is the same formula with
+ * all the other CPUs as targets, and they span more than one node unless
+ * the machine has only one.
+ */
+static int x86_flush_all_cpus(struct sim *s, unsigned int self, double each)
+{
+	struct cpu *me = &s->cpu[self];
+	unsigned int nr_targets = s->nr_cpus - 1;
+	bool remote_socket = cpu_node_of(s, 0) != cpu_node_of(s, s->nr_cpus - 1);
+	double wait;
+
+	sim_cpu_sync(s, me);
+	me->acct.refill_ns += (uint64_t)(tlb_flush_all(&me->tlb) * s->p.v[P_TLB_MISS_NS]);
+	me->acct.kernel_ns += (uint64_t)each;
+	s->st.local_flushes++;
+	s->all_flushes.count++;
+	s->all_flushes.irq_ns += (uint64_t)(s->p.v[P_IPI_HANDLER_NS] + each);
+	me->all_flushes_seen = s->all_flushes.count;
+	me->all_irq_ns_seen = s->all_flushes.irq_ns;
+	if (!nr_targets)
+		return 0;
+	wait = s->p.v[P_IPI_FIRST_NS] + (nr_targets - 1) * s->p.v[P_IPI_EXTRA_NS] +
+	       (remote_socket ? s->p.v[P_IPI_SOCKET_NS] : 0) +
+	       s->p.v[P_IPI_HANDLER_NS] + each + holdoff_wait_ns(s, nr_targets);
+	me->acct.wait_ns += (uint64_t)wait;
+	s->st.tlb_ipis_sent += nr_targets;
+	s->st.tlb_irqs_received += nr_targets;
+	return 0;
+}
+
 static int x86_flush(void *ctx, const struct tlbp_flush_req *req)
 {
 	struct sim *s = ((struct flush_ctx *)ctx)->s;
@@ -92,6 +157,8 @@ static int x86_flush(void *ctx, const struct tlbp_flush_req *req)
 	bool remote_socket = false;
 
 	count_kind(s, req);
+	if (whole_machine(s, req))
+		return x86_flush_all_cpus(s, self, each);
 	for (cpu = tlbp_cpuset_next(req->cpus, 0); cpu < s->nr_cpus;
 	     cpu = tlbp_cpuset_next(req->cpus, cpu + 1)) {
 		struct acct *a = &s->cpu[cpu].acct;

@@ -7,6 +7,11 @@ void sim_on_event(struct sim *s, enum event_kind kind, const struct sim_handler 
 	s->on_event[kind] = *h;
 }
 
+void sim_prefetch_on(struct sim *s, enum event_kind kind, sim_prefetch_fn *fn)
+{
+	s->prefetch[kind] = fn;
+}
+
 void sim_call_on(struct sim *s, unsigned int cpu,
 		 void (*fn)(struct sim *s, void *arg), void *arg)
 {
@@ -15,6 +20,16 @@ void sim_call_on(struct sim *s, unsigned int cpu,
 	s->this_cpu = cpu;
 	fn(s, arg);
 	s->this_cpu = was;
+}
+
+/* While @ev runs, the next event's data loads (the queue's head now is
+ * the next event unless @ev schedules one before it). */
+static void prefetch_next(const struct sim *s)
+{
+	const struct event *next = s->heap.ev;
+
+	if (s->heap.len && next->kind < NR_EVENT_KINDS && s->prefetch[next->kind])
+		s->prefetch[next->kind](s, next);
 }
 
 static void dispatch(struct sim *s, const struct event *ev)
@@ -61,10 +76,13 @@ void sim_run(struct sim *s)
 			tick_until(s, ev.time);
 		s->now = ev.time;
 		s->st.sim_events++;
+		prefetch_next(s);
 		dispatch(s, &ev);
 	}
 	if (s->on_end)
 		s->on_end(s);
+	/* Every CPU's share of the machine-wide flushes, for the accounts. */
+	sim_cpus_sync(s);
 	/* Up to the last event: scenarios that run until their work is done
 	 * have no real end time. */
 	if (s->tick) {

@@ -18,6 +18,9 @@
 
 /* Makes @h handle every event of @kind (one handler per kind). */
 void sim_on_event(struct sim *s, enum event_kind kind, const struct sim_handler *h);
+/* Makes @fn start loading what an event of @kind reads, while the event
+ * before it runs (optional: kinds whose data is cached need none). */
+void sim_prefetch_on(struct sim *s, enum event_kind kind, sim_prefetch_fn *fn);
 /* Runs @fn(@s, @arg) on @cpu, as smp_call_function_single() would: for
  * work outside any event (the end hook). */
 void sim_call_on(struct sim *s, unsigned int cpu,

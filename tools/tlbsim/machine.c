@@ -47,6 +47,10 @@ int sim_machine_init(struct sim *s, unsigned int nr_cpus, unsigned int nr_nodes)
 				    &cpu->flush_ctx, cpu->batch_bits, bytes))
 			return -1;
 	}
+	if (tlb_tags_init(&s->tlb_tags, nr_cpus, &s->cpu[0].tlb))
+		return -1;
+	for (c = 0; c < nr_cpus; c++)
+		tlb_attach_tags(&s->cpu[c].tlb, &s->tlb_tags, c);
 	return 0;
 }
 
@@ -86,5 +90,6 @@ void sim_free(struct sim *s)
 	free(s->obj);
 	free(s->all_cpu_bits);
 	heap_free(&s->heap);
+	tlb_tags_free(&s->tlb_tags);
 	memset(s, 0, sizeof(*s));
 }

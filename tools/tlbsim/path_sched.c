@@ -27,6 +27,8 @@ void sim_node_switch(struct sim *s)
 			break;
 		a->cpu = b->cpu;
 		b->cpu = cpu;
+		sim_cpu_sync(s, &s->cpu[a->cpu]);
+		sim_cpu_sync(s, &s->cpu[b->cpu]);
 		/* Time lost on the new CPU before the thread came is not its own. */
 		a->lost_seen_ns = sim_cpu_lost_ns(&s->cpu[a->cpu]);
 		b->lost_seen_ns = sim_cpu_lost_ns(&s->cpu[b->cpu]);
@@ -47,6 +49,7 @@ void sim_window_start(struct sim *s)
 	uint64_t events = s->st.sim_events, violations = s->st.violations;
 	unsigned int i;
 
+	sim_cpus_sync(s); /* every CPU's accounts complete before they restart */
 	memset(&s->st, 0, sizeof(s->st));
 	s->st.sim_events = events;
 	s->st.violations = violations;

@@ -76,6 +76,7 @@ void sim_thp_op(struct sim *s, unsigned int ti)
 		if (i != ti && s->cpu[s->thread[i].cpu].op_until > s->now)
 			s->op_issuers++;
 	/* Fault the THP in: the thread touches it, so its TLB caches it. */
+	sim_cpu_sync(s, c);
 	for (vpn = head; vpn < head + (1ULL << PMD_ORDER); vpn++) {
 		*pte_of(t->mm, vpn) = PTE_PRESENT | PTE_DIRTY;
 		tlb_insert(&c->tlb, tlb_key(t->mm->id, vpn), t->mm->obj->page[vpn].frame_gen);

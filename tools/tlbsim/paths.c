@@ -14,6 +14,16 @@ static void on_prompt_access(struct sim *s, const struct event *ev)
 	sim_prompt_access(s, ev->arg, ev->arg2);
 }
 
+static void prefetch_access(const struct sim *s, const struct event *ev)
+{
+	sim_access_prefetch(s, ev->arg);
+}
+
+static void prefetch_prompt_access(const struct sim *s, const struct event *ev)
+{
+	sim_prompt_prefetch(s, ev->arg, ev->arg2);
+}
+
 /* Accesses, their faults and THP operations run on the thread's CPU. */
 static unsigned int thread_cpu(const struct sim *s, const struct event *ev)
 {
@@ -88,5 +98,7 @@ void sim_paths_register(struct sim *s)
 
 	for (k = 0; k < NR_EVENT_KINDS; k++)
 		sim_on_event(s, (enum event_kind)k, &handlers[k]);
+	sim_prefetch_on(s, EV_ACCESS, prefetch_access);
+	sim_prefetch_on(s, EV_PROMPT_ACCESS, prefetch_prompt_access);
 	s->on_end = sim_scan_end;
 }

@@ -38,6 +38,9 @@ void sim_access(struct sim *s, unsigned int thread);
 void sim_prompt_access(struct sim *s, unsigned int thread, uint64_t vpn);
 /* Draws a thread's first access and schedules it. */
 void sim_access_start(struct sim *s, unsigned int thread);
+/* Start loading what the next sim_access()/sim_prompt_access() reads. */
+void sim_access_prefetch(const struct sim *s, unsigned int thread);
+void sim_prompt_prefetch(const struct sim *s, unsigned int thread, uint64_t vpn);
 
 /* path_sched.c */
 /* Every pair of moving threads swaps nodes; schedules the next switch. */

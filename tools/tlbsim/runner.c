@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,13 +104,64 @@ struct worker_ctx {
 	const struct options *o;
 	const struct plan *pl;
 	struct baseline cache; /* each worker's own balancing-off twins */
+	/* twin[k]: the task that is task k's balancing-off twin, or SIZE_MAX */
+	const size_t *twin;
 };
 
 static void worker_compute(void *arg, size_t k, struct run_result *res)
 {
 	struct worker_ctx *w = arg;
+	struct baseline elsewhere = { .twin_elsewhere = true };
 
-	compute(w->o, &w->pl->t[k], &w->cache, res);
+	compute(w->o, &w->pl->t[k], w->twin[k] != SIZE_MAX ? &elsewhere : &w->cache, res);
+}
+
+static bool same_task_params(const struct run_task *a, const struct run_task *b)
+{
+	unsigned int i;
+
+	if (a->seed != b->seed)
+		return false;
+	for (i = 0; i < NR_PARAMS; i++)
+		if (a->params.v[i] != b->params.v[i])
+			return false;
+	return true;
+}
+
+/*
+ * For each task of a balancing policy, the task of the plan that is its
+ * balancing-off twin (the same parameters and seed), or SIZE_MAX. Workers
+ * each keep their own twins, so two workers would both run the twin a
+ * plan already holds: found here, it runs once, as its own task, and the
+ * parent sets the others' throughput loss from it (scenario_set_loss).
+ * NULL when out of memory.
+ */
+static size_t *find_twins(const struct options *o, const struct plan *pl)
+{
+	size_t *twin = malloc((pl->len ? pl->len : 1) * sizeof(*twin)), k, j;
+
+	if (!twin)
+		return NULL;
+	for (k = 0; k < pl->len; k++) {
+		twin[k] = SIZE_MAX;
+		if (!o->sc->has_baseline || !scenario_policy(o->sc, pl->t[k].policy)->balancing)
+			continue;
+		for (j = 0; j < pl->len && twin[k] == SIZE_MAX; j++)
+			if (!scenario_policy(o->sc, pl->t[j].policy)->balancing &&
+			    same_task_params(&pl->t[k], &pl->t[j]))
+				twin[k] = j;
+	}
+	return twin;
+}
+
+/* The throughput loss of the tasks whose twin ran as a task of its own. */
+static void set_losses(const size_t *twin, size_t n, struct run_result *res)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (twin[k] != SIZE_MAX && !res[k].failed && !res[twin[k]].failed)
+			scenario_set_loss(&res[k].metrics, &res[twin[k]].metrics);
 }
 
 static void worker_done(void *arg, size_t k, struct progress *pg)
@@ -130,7 +182,13 @@ int runner_execute(const struct options *o, const struct plan *pl, struct record
 
 	if (jobs <= 1)
 		return execute_here(o, pl, rs);
+	w.twin = find_twins(o, pl);
+	if (!w.twin)
+		return fail("out of memory");
 	res = workers_run(jobs, pl->len, worker_compute, worker_done, &w);
+	if (res)
+		set_losses(w.twin, pl->len, res);
+	free((void *)w.twin);
 	if (!res)
 		return 1;
 	for (k = 0; k < pl->len && !ret; k++)

@@ -91,7 +91,14 @@ struct baseline {
 	uint64_t seed;
 	struct params p;
 	struct metrics m;
+	/* Set by the caller: it runs the twin as a run of its own and calls
+	 * scenario_set_loss() with its figures, so none is run here. */
+	bool twin_elsewhere;
 };
+
+/* @out's throughput_loss_pct against @off, its balancing-off twin's
+ * figures (the same parameters and seed). */
+void scenario_set_loss(struct metrics *out, const struct metrics *off);
 
 /* Runs one simulation, and its balancing-off twin unless @cache holds it
  * (@cache may be NULL); 0 or -1 with a one-line message in @err. */
@@ -104,7 +111,5 @@ int scenario_run_ticked(const struct scenario *sc, const struct params *user,
 			const struct policy_def *pol, uint64_t seed, struct metrics *out,
 			struct baseline *cache, const struct sim_tick *tick, char *err,
 			size_t errlen);
-/* Memory of the model beyond the TLBs, per simulated 4 KiB page (last run). */
-extern double scenario_last_bytes_per_page;
 
 #endif

@@ -15,6 +15,7 @@
 #include "params.h"
 #include "rng.h"
 #include "tlb.h"
+#include "tlb_tags.h"
 
 #define PAGE_SHIFT 12
 #define PMD_ORDER 9
@@ -116,6 +117,22 @@ struct cpu {
 	uint32_t tlbi_issued;    /* arm64: broadcast TLBIs not yet waited for */
 	uint64_t op_until;       /* end of this CPU's last one-event operation */
 	unsigned long *batch_bits;
+	/* struct machine_flushes' counters when this CPU last caught up */
+	uint64_t all_flushes_seen, all_irq_ns_seen;
+};
+
+/*
+ * Full flushes of every CPU of the machine (x86: an IPI to each), kept as
+ * two counters instead of being carried out on each CPU at once: a flush
+ * of the whole machine would otherwise cost every migration O(CPUs), and
+ * the run O(CPUs^2). A CPU catches up (sim_cpu_sync()) before anything
+ * reads or changes its TLB or its interrupt and refill time; what it then
+ * applies is exactly what the flushes would have (integer time, and a
+ * TLB emptied by the first flush stays empty until the CPU runs again).
+ */
+struct machine_flushes {
+	uint64_t count;  /* full flushes of every CPU so far */
+	uint64_t irq_ns; /* their interrupt time on each target, summed */
 };
 
 struct thread {
@@ -129,6 +146,8 @@ struct thread {
 	uint64_t next_vpn;     /* page of its next sampled access */
 	uint64_t scan_stamp_ns; /* task_tick_numa's node_stamp (runtime ~ virtual time) */
 	bool moving;           /* switches node every switch_ms */
+	/* That access's page state and TLB set, for the prefetches. */
+	const void *next_page, *next_set;
 };
 
 /* Emulator-only policies that break a kernel rule on purpose, to prove the
@@ -202,6 +221,9 @@ struct sim_handler {
 	unsigned int (*cpu)(const struct sim *s, const struct event *ev);
 };
 
+/* Starts loading what an event's handler will read (engine.h). */
+typedef void sim_prefetch_fn(const struct sim *s, const struct event *ev);
+
 /*
  * The library policy each decision point of a run uses. A scenario's
  * policy selects those its paths decide with; the others keep their
@@ -219,6 +241,8 @@ struct sim {
 	/* What each event kind does: registered by the kernel paths
 	 * (paths.h), so the engine dispatches without knowing any of them. */
 	struct sim_handler on_event[NR_EVENT_KINDS];
+	/* Optional, per kind: called for the next event while one runs. */
+	sim_prefetch_fn *prefetch[NR_EVENT_KINDS];
 	/* Called once the queue is empty, before the run ends (a scan pass
 	 * still open closes its gather); may be NULL. */
 	void (*on_end)(struct sim *s);
@@ -254,6 +278,9 @@ struct sim {
 	char first_violation[160];
 	unsigned long *all_cpu_bits;
 	struct tlbp_cpuset all_cpus;
+	/* Which CPUs may cache a translation, for the oracle (tlb_tags.h). */
+	struct tlb_tags tlb_tags;
+	struct machine_flushes all_flushes;
 };
 
 /* The emulator's smp_processor_id(): the CPU the current event runs on. */
@@ -261,6 +288,19 @@ static inline unsigned int sim_this_cpu(const struct sim *s)
 {
 	return s->this_cpu;
 }
+
+void sim_cpu_catch_up(struct sim *s, struct cpu *c);
+
+/* Applies to @c the machine-wide flushes it has not seen (struct
+ * machine_flushes); before any use of its TLB or its irq/refill time. */
+static inline void sim_cpu_sync(struct sim *s, struct cpu *c)
+{
+	if (c->all_flushes_seen != s->all_flushes.count)
+		sim_cpu_catch_up(s, c);
+}
+
+/* Every CPU caught up: before reading the whole machine's accounts. */
+void sim_cpus_sync(struct sim *s);
 
 /* The PTE of virtual page @vpn in @mm. */
 static inline uint8_t *pte_of(const struct mm *mm, uint64_t vpn)

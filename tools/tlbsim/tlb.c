@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tlb.h"
+#include "tlb_tags.h"
 
 static bool live(const struct tlb *t, const struct tlb_slot *s)
 {
@@ -38,14 +39,35 @@ int tlb_init(struct tlb *t, uint32_t capacity)
 	}
 	t->nr_sets = sets;
 	t->set_shift = 64 - bits;
-	t->slot = calloc((size_t)sets * t->ways, sizeof(*t->slot));
+	/* Cache-line aligned: a set of TLB_WAYS is two whole lines. */
+	t->slot = aligned_alloc(64, ((size_t)sets * t->ways * sizeof(*t->slot) + 63) & ~(size_t)63);
+	if (t->slot)
+		memset(t->slot, 0, (size_t)sets * t->ways * sizeof(*t->slot));
 	t->count = 0;
 	t->epoch = 1;
 	t->dense = NULL;
 	t->dense_mms = 0;
 	t->dense_pages = 0;
 	t->victim = 0x243f6a8885a308d3ULL;
+	t->tags = NULL;
+	t->tags_cpu = 0;
 	return t->slot ? 0 : -1;
+}
+
+void tlb_attach_tags(struct tlb *t, struct tlb_tags *tags, uint32_t cpu)
+{
+	t->tags = tags;
+	t->tags_cpu = cpu;
+	tags->epoch[cpu] = (uint8_t)(t->epoch & 0xf);
+}
+
+/* The index's tag of way @way of @key's set. */
+static uint16_t *tag_of(const struct tlb *t, uint64_t key, uint32_t way)
+{
+	const struct tlb_tags *x = t->tags;
+
+	return &x->tag[((size_t)tlb_set_index(t, key) * x->nr_cpus + t->tags_cpu) *
+		       TLB_WAYS + way];
 }
 
 void tlb_free(struct tlb *t)
@@ -125,6 +147,9 @@ void tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen)
 	free_way->frame_gen = frame_gen;
 	free_way->epoch = t->epoch;
 	t->count++;
+	if (t->tags)
+		*tag_of(t, key, (uint32_t)(free_way - set)) =
+			tlb_tag(tlb_tag_hash(key), t->epoch);
 }
 
 bool tlb_remove(struct tlb *t, uint64_t key)
@@ -148,6 +173,10 @@ bool tlb_remove(struct tlb *t, uint64_t key)
 		if (set[w].key == key && set[w].epoch == t->epoch) {
 			set[w].key = 0;
 			t->count--;
+			/* A stale tag would only cost a lookup; clearing it
+			 * saves that one. */
+			if (t->tags)
+				*tag_of(t, key, w) = 0;
 			return true;
 		}
 	}
@@ -165,6 +194,8 @@ uint32_t tlb_flush_all(struct tlb *t)
 			memset(t->dense, 0, (size_t)t->dense_mms * t->dense_pages * sizeof(*t->dense));
 		t->epoch = 1;
 	}
+	if (t->tags)
+		t->tags->epoch[t->tags_cpu] = (uint8_t)(t->epoch & 0xf);
 	t->count = 0;
 	return had;
 }

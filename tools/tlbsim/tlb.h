@@ -16,6 +16,8 @@
 
 #define TLB_WAYS 8
 
+struct tlb_tags;
+
 struct tlb_slot {
 	uint64_t key;       /* tlb_key(); 0 is never a valid key */
 	uint32_t frame_gen; /* generation of the frame it translates to */
@@ -41,6 +43,8 @@ struct tlb {
 	uint32_t count;        /* valid entries */
 	uint32_t epoch;
 	uint64_t victim;       /* replacement stream state */
+	struct tlb_tags *tags; /* machine-wide index this TLB keeps, or NULL */
+	uint32_t tags_cpu;     /* this TLB's column in it */
 };
 
 /* mm ids start at 1, so a key is never 0. */
@@ -54,20 +58,40 @@ static inline uint32_t tlb_key_mm(uint64_t key)
 	return (uint32_t)(key >> 44);
 }
 
-static inline struct tlb_slot *tlb_set_of(const struct tlb *t, uint64_t key)
+static inline uint32_t tlb_set_index(const struct tlb *t, uint64_t key)
 {
 	/* Fibonacci hashing: the top bits of the product spread consecutive
 	 * pages over the sets. */
-	uint32_t set = t->nr_sets > 1 ?
-		(uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> t->set_shift) : 0;
-
-	return &t->slot[(uint64_t)set * t->ways];
+	return t->nr_sets > 1 ? (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> t->set_shift) : 0;
 }
 
-/* Starts loading the set a later lookup of @key will read. */
+static inline struct tlb_slot *tlb_set_of(const struct tlb *t, uint64_t key)
+{
+	return &t->slot[(uint64_t)tlb_set_index(t, key) * t->ways];
+}
+
+/* 12 bits of @key for the tag index (tlb_tags.h), from a multiplier other
+ * than the set's, so keys of one set still differ. */
+static inline uint16_t tlb_tag_hash(uint64_t key)
+{
+	return (uint16_t)((key * 0xff51afd7ed558ccdULL) >> 52);
+}
+
+static inline uint16_t tlb_tag(uint16_t hash, uint32_t epoch)
+{
+	return (uint16_t)(hash | (epoch & 0xf) << 12);
+}
+
+/* Starts loading the set (two cache lines) a later lookup of @key reads. */
+static inline void tlb_prefetch_set(const struct tlb_slot *set)
+{
+	__builtin_prefetch(set);
+	__builtin_prefetch((const char *)set + 64);
+}
+
 static inline void tlb_prefetch(const struct tlb *t, uint64_t key)
 {
-	__builtin_prefetch(tlb_set_of(t, key));
+	tlb_prefetch_set(tlb_set_of(t, key));
 }
 
 /* @capacity is rounded to a power-of-two number of sets of TLB_WAYS. */
@@ -79,6 +103,9 @@ void tlb_free(struct tlb *t);
  * software TLB grows to 2^22 entries). Keys outside stay set-associative.
  */
 int tlb_make_unbounded(struct tlb *t, uint32_t nr_mms, uint64_t nr_pages);
+/* Makes @t keep column @cpu of @tags from now on; @t must be empty and
+ * shaped like the TLB @tags was made for. */
+void tlb_attach_tags(struct tlb *t, struct tlb_tags *tags, uint32_t cpu);
 /* Returns true and the frame generation if @key is cached. */
 bool tlb_lookup(const struct tlb *t, uint64_t key, uint32_t *frame_gen);
 void tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen);

@@ -63,8 +63,32 @@ static void pick_next(struct sim *s, struct thread *t)
 {
 	t->next_vpn = (int)s->p.v[P_PATTERN] == PATTERN_SWEEP ? sweep_next(s, t) :
 		      pick_page(s, t);
-	__builtin_prefetch(&t->mm->obj->page[t->next_vpn]);
-	tlb_prefetch(&s->cpu[t->cpu].tlb, tlb_key(t->mm->id, t->next_vpn));
+	t->next_page = &t->mm->obj->page[t->next_vpn];
+	t->next_set = tlb_set_of(&s->cpu[t->cpu].tlb, tlb_key(t->mm->id, t->next_vpn));
+	__builtin_prefetch(t->next_page);
+	tlb_prefetch_set(t->next_set);
+}
+
+/*
+ * Once more just before the access runs: the lines loaded when it was
+ * scheduled were loaded one access of every other thread ago, and with
+ * thousands of threads they no longer fit in the cache by then.
+ */
+void sim_access_prefetch(const struct sim *s, unsigned int ti)
+{
+	const struct thread *t = &s->thread[ti];
+
+	__builtin_prefetch(t->next_page);
+	tlb_prefetch_set(t->next_set);
+}
+
+/* A prompt access was scheduled milliseconds ago: nothing of it is cached. */
+void sim_prompt_prefetch(const struct sim *s, unsigned int ti, uint64_t vpn)
+{
+	const struct thread *t = &s->thread[ti];
+
+	__builtin_prefetch(&t->mm->obj->page[vpn]);
+	tlb_prefetch(&s->cpu[t->cpu].tlb, tlb_key(t->mm->id, vpn));
 }
 
 void sim_access_start(struct sim *s, unsigned int ti)
@@ -94,6 +118,7 @@ static bool touch(struct sim *s, struct thread *t, uint64_t vpn)
 	uint32_t gen;
 
 	s->st.accesses++;
+	sim_cpu_sync(s, c);
 	hit = tlb_lookup(&c->tlb, key, &gen);
 	if (hit) {
 		s->st.tlb_hits++;
@@ -143,6 +168,7 @@ static void sweep_stretch(struct sim *s, struct thread *t, uint64_t vpn)
 	uint64_t n = (uint64_t)s->p.v[P_SWEEP_SAMPLE_PAGES], off, i;
 	struct tlb *tlb = &s->cpu[t->cpu].tlb;
 
+	sim_cpu_sync(s, &s->cpu[t->cpu]); /* flushes it has not seen come first */
 	off = (vpn - t->slice_start + t->slice_pages - n % t->slice_pages) % t->slice_pages;
 	for (i = 1; i < n; i++) {
 		uint64_t p = t->slice_start + (off + i) % t->slice_pages;
@@ -186,6 +212,7 @@ void sim_access(struct sim *s, unsigned int ti)
 		      (uint64_t)rng_exp(&s->rng, 1e9 / s->p.v[P_ACCESS_RATE_HZ]) + 1;
 	t->useful_ns += (uint64_t)(gap * speed);
 	/* Time the CPU lost since this thread last ran, and during this access. */
+	sim_cpu_sync(s, c);
 	lost = sim_cpu_lost_ns(c) - t->lost_seen_ns;
 	t->lost_seen_ns = sim_cpu_lost_ns(c);
 	pick_next(s, t);
