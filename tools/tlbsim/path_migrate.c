@@ -85,6 +85,35 @@ static void remap(struct mm *m, uint64_t head, uint64_t nr)
 }
 
 /*
+ * What migrate_folio_unmap() reads of the folio before it asks: 6.12's
+ * folio_mapcount() counts every PTE that maps any of its pages (a 64 KiB
+ * folio mapped whole by one process has mapcount 16, not 1), and
+ * folio_likely_mapped_shared() calls a large folio shared when its first
+ * page is mapped more than once, or when it has more mappings than pages.
+ * Pages under migration entries are not mapped.
+ */
+static void folio_mapcounts(const struct object *o, uint64_t head, uint64_t nr,
+			    struct tlbp_migrate_folio *f)
+{
+	unsigned int m, head_maps = 0;
+	uint64_t v;
+	int maps = 0;
+
+	for (m = 0; m < o->nr_mappers; m++) {
+		for (v = head; v < head + nr; v++)
+			if (o->page[v].pte[m] & (PTE_PRESENT | PTE_PROTNONE))
+				maps++;
+		if (o->page[head].pte[m] & (PTE_PRESENT | PTE_PROTNONE))
+			head_maps++;
+	}
+	f->mapcount = maps;
+	if (nr == 1)
+		f->maybe_mapped_shared = maps > 1;
+	else
+		f->maybe_mapped_shared = maps > 1 && (head_maps > 1 || (uint64_t)maps > nr);
+}
+
+/*
  * migrate_pages_batch() over @n folios of @mm (given by any page of each):
  * unmap them all, one flush, then copy and remap each.
  */
@@ -102,11 +131,11 @@ int sim_migrate_folios(struct sim *s, unsigned int cpu, struct mm *mm,
 		const struct folio_page *fp = &o->page[head];
 		struct tlbp_migrate_folio f = {
 			.mode = TLBP_MIGRATE_ASYNC, .reason = reason, .nr_folios = n,
-			.order = fp->order, .mapcount = fp->mapcount,
-			.maybe_mapped_shared = fp->mapcount > 1,
+			.order = fp->order,
 		};
 		struct tlbp_migrate_decision d;
 
+		folio_mapcounts(o, head, nr, &f);
 		err = tlbp_migrate_should_batch(s->policy.migrate, &f, &d);
 		for (m = 0; m < o->nr_mappers && !err; m++)
 			err = unmap_one_mm(s, cpu, o->mapper[m], head, nr, d.batch,
