@@ -411,6 +411,39 @@ START_TEST(test_hint_fault_last_node_filter)
 }
 END_TEST
 
+/*
+ * do_numa_page() in 6.12: a fault that does not migrate a large folio maps
+ * back every PTE of it still PROT_NONE (numa_rebuild_large_mapping()),
+ * and nothing outside the folio; an unmapped page of the folio stays
+ * unmapped. A small folio maps back only the faulting PTE.
+ */
+START_TEST(test_hint_fault_maps_the_whole_large_folio)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct mm *mm = &s->mm[0];
+	uint64_t v;
+
+	for (v = 16; v < 32; v++) {
+		s->obj[0].page[v].order = 4;
+		*pte_of(mm, v) = PTE_PROTNONE;
+	}
+	*pte_of(mm, 20) = 0;		/* unmapped: not the folio's to map */
+	*pte_of(mm, 32) = PTE_PROTNONE;	/* the next folio, order 0 */
+	*pte_of(mm, 33) = PTE_PROTNONE;
+	sim_hint_fault(s, &s->thread[0], 17);	/* node 0, local: no migration */
+	ck_assert_uint_eq(s->st.migrated_pages, 0);
+	for (v = 16; v < 32; v++)
+		ck_assert_int_eq(*pte_of(mm, v), v == 20 ? 0 : PTE_PRESENT);
+	ck_assert_int_eq(*pte_of(mm, 32), PTE_PROTNONE);
+	sim_hint_fault(s, &s->thread[0], 32);
+	ck_assert_int_eq(*pte_of(mm, 32), PTE_PRESENT);
+	ck_assert_int_eq(*pte_of(mm, 33), PTE_PROTNONE);
+	ck_assert_uint_eq(s->st.hint_faults, 2);
+	ck_assert_uint_eq(s->st.violations, 0);
+	destroy(s);
+}
+END_TEST
+
 /* A page cached everywhere by an unbounded TLB is caught by the copy
  * check when a migration skips its flush, as with a bounded one. */
 START_TEST(test_oracle_unbounded_tlb_catches_never_flush)
@@ -449,6 +482,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_oracle_catches_stale_hit);
 	tcase_add_test(tc, test_hint_fault_eager_flushes_deferred_does_not);
 	tcase_add_test(tc, test_hint_fault_last_node_filter);
+	tcase_add_test(tc, test_hint_fault_maps_the_whole_large_folio);
 	tcase_add_test(tc, test_oracle_unbounded_tlb_catches_never_flush);
 	suite_add_tcase(s, tc);
 	return s;

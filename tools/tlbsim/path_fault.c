@@ -138,13 +138,24 @@ static int f_migrate(void *ctx, const struct tlbp_hint_folio *folio, int target)
 	return err;
 }
 
+/*
+ * PROT_NONE -> accessible only widens rights: no flush needed. A large
+ * folio comes back whole: 6.12's numa_rebuild_large_mapping() maps every
+ * PTE of the folio that is still PROT_NONE (in this page table and VMA,
+ * which a folio of at most 2 MiB never leaves here), so one hint fault
+ * answers for all the folio's marked pages.
+ */
 static void f_map(void *ctx)
 {
 	struct fault_ctx *f = ctx;
-	uint8_t *pte = pte_of(f->mm, f->vpn);
+	uint64_t head = folio_head(f->mm, f->vpn), nr = folio_pages(f->mm, f->vpn), v;
+	uint8_t *pte;
 
-	/* PROT_NONE -> accessible only widens rights: no flush needed. */
-	*pte = PTE_PRESENT | (*pte & PTE_DIRTY);
+	for (v = head; v < head + nr; v++) {
+		pte = pte_of(f->mm, v);
+		if (v == f->vpn || (*pte & PTE_PROTNONE))
+			*pte = PTE_PRESENT | (*pte & PTE_DIRTY);
+	}
 }
 
 static void f_account(void *ctx, int nid, unsigned int nr_pages,
