@@ -12,6 +12,7 @@
 #include "diag.h"
 #include "fit.h"
 #include "options.h"
+#include "report.h"
 
 #define FIT_FORMAT 1
 
@@ -133,21 +134,6 @@ void fit_file_free(struct fit_file *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* A value of the file's "set" (a number or a choice name), checked as --set is. */
-static int set_from_json(struct params *p, const char *key, json_t *v, char *err,
-			 size_t errlen)
-{
-	char kv[160];
-
-	if (json_is_string(v))
-		snprintf(kv, sizeof(kv), "%s=%s", key, json_string_value(v));
-	else if (json_is_number(v))
-		snprintf(kv, sizeof(kv), "%s=%.17g", key, json_number_value(v));
-	else
-		snprintf(kv, sizeof(kv), "%s=?", key);
-	return params_set(p, kv, err, errlen);
-}
-
 static int read_free(json_t *arr, const struct scenario *sc, struct fit_file *f,
 		     const char **why)
 {
@@ -186,7 +172,7 @@ static int read_member(json_t *m, struct fit_file *f, double *x, char *err, size
 			snprintf(err, errlen, "an ensemble member has no value of %s", name);
 			return -1;
 		}
-		if (set_from_json(&p, name, v, err, errlen))
+		if (params_set_json(&p, name, v, err, errlen))
 			return -1;
 		x[k] = p.v[f->free[k]];
 	}
@@ -214,7 +200,7 @@ static int read_fit(const char *path, json_t *root, const struct scenario *sc,
 		return fail("%s is a fit of %s, not of %s", path, name, sc->name);
 	params_defaults(&f->set);
 	json_object_foreach(set, key, v) {
-		if (set_from_json(&f->set, key, v, err, sizeof(err)) ||
+		if (params_set_json(&f->set, key, v, err, sizeof(err)) ||
 		    scenario_check_reads(sc, key, err, sizeof(err)))
 			return fail("%s: set: %s", path, err);
 	}

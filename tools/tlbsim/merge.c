@@ -8,22 +8,8 @@
 #include "merge.h"
 #include "options.h"
 #include "outpath.h"
+#include "report.h"
 #include "sweep.h"
-
-/* Sets @p's parameter @key from its JSON value, checked like --set. */
-static int param_from_json(struct params *p, const char *key, json_t *val,
-			   char *err, size_t errlen)
-{
-	char kv[160];
-
-	if (json_is_string(val))
-		snprintf(kv, sizeof(kv), "%s=%s", key, json_string_value(val));
-	else if (json_is_number(val))
-		snprintf(kv, sizeof(kv), "%s=%.17g", key, json_number_value(val));
-	else
-		snprintf(kv, sizeof(kv), "%s=?", key);
-	return params_set(p, kv, err, errlen);
-}
 
 static int params_from_json(const struct scenario *sc, json_t *obj, struct params *p,
 			    char *err, size_t errlen)
@@ -37,7 +23,7 @@ static int params_from_json(const struct scenario *sc, json_t *obj, struct param
 		return -1;
 	}
 	json_object_foreach(obj, key, val) {
-		if (param_from_json(p, key, val, err, errlen) ||
+		if (params_set_json(p, key, val, err, errlen) ||
 		    scenario_check_reads(sc, key, err, errlen))
 			return -1;
 	}

@@ -343,3 +343,17 @@ int report_csv(const char *path, const struct records *rs, char *err, size_t err
 	}
 	return 0;
 }
+
+int params_set_json(struct params *p, const char *key, json_t *v, char *err,
+		    size_t errlen)
+{
+	char kv[160];
+
+	if (json_is_string(v))
+		snprintf(kv, sizeof(kv), "%s=%s", key, json_string_value(v));
+	else if (json_is_number(v))
+		snprintf(kv, sizeof(kv), "%s=%.17g", key, json_number_value(v));
+	else
+		snprintf(kv, sizeof(kv), "%s=?", key);
+	return params_set(p, kv, err, errlen);
+}

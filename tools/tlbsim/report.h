@@ -39,6 +39,15 @@ void report_run(FILE *out, const struct run_record *r);
 void report_compare(FILE *out, const struct records *rs, const char *const *policies,
 		    unsigned int nr_policies, int width);
 int report_json(const char *path, const struct records *rs, char *err, size_t errlen);
+
+struct json_t;
+/*
+ * The way back: sets @p's parameter @key from the value a JSON record gave
+ * it (a number or a choice's name), checked as --set checks it. Returns 0,
+ * or -1 with @err set.
+ */
+int params_set_json(struct params *p, const char *key, struct json_t *v, char *err,
+		    size_t errlen);
 int report_csv(const char *path, const struct records *rs, char *err, size_t errlen);
 
 #endif
