@@ -174,6 +174,102 @@ START_TEST(test_backend_arm64_broadcast_reaches_all)
 }
 END_TEST
 
+/* An mm on four CPUs is flushed by IPIs once, then gets a global ASID
+ * (consider_global_asid()) and is flushed by broadcast: no interrupt,
+ * one INVLPGB per invlpgb_count_max pages, one TLBSYNC. */
+START_TEST(test_backend_invlpgb_mm_goes_global_after_ipi_flush)
+{
+	struct sim *s = tiny(BACKEND_X86_INVLPGB, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct tlbp_flush_req req = {
+		.cpus = &s->mm[0].cpus, .mm = &s->mm[0].flush,
+		.start = 5ULL << PAGE_SHIFT, .end = 15ULL << PAGE_SHIFT, .nr_pages = 10,
+	};
+	uint64_t irq3, kernel0, wait0;
+	unsigned int c;
+
+	ck_assert(!s->mm[0].global_asid);
+	ck_assert_int_eq(s->flush_ops->flush(&s->this_cpu_ctx, &req), 0);
+	ck_assert_uint_eq(s->st.tlb_ipis_sent, NR_CPUS - 1);
+	ck_assert_uint_eq(s->st.invlpgb_flushes, 0);
+	ck_assert(s->mm[0].global_asid);
+
+	cache_everywhere(s, 5);
+	cache_everywhere(s, 14);
+	cache_everywhere(s, 15);
+	irq3 = s->cpu[3].acct.irq_ns;
+	kernel0 = s->cpu[0].acct.kernel_ns;
+	wait0 = s->cpu[0].acct.wait_ns;
+	ck_assert_int_eq(s->flush_ops->flush(&s->this_cpu_ctx, &req), 0);
+	ck_assert_uint_eq(s->st.tlb_ipis_sent, NR_CPUS - 1);
+	ck_assert_uint_eq(s->st.invlpgb_flushes, 1);
+	for (c = 0; c < NR_CPUS; c++) {
+		ck_assert(!cached(s, c, 5));
+		ck_assert(!cached(s, c, 14));
+		ck_assert(cached(s, c, 15));
+	}
+	ck_assert_uint_eq(s->cpu[3].acct.irq_ns, irq3);
+	/* 10 pages, 8 per INVLPGB: two of them. */
+	ck_assert_uint_eq(s->cpu[0].acct.kernel_ns - kernel0,
+			  (uint64_t)(2 * s->p.v[P_INVLPGB_NS]));
+	ck_assert_uint_eq(s->cpu[0].acct.wait_ns - wait0,
+			  (uint64_t)s->p.v[P_TLBSYNC_NS]);
+	destroy(s);
+}
+END_TEST
+
+/* Active on three CPUs or fewer, an mm keeps its per-CPU ASIDs: IPIs. */
+START_TEST(test_backend_invlpgb_small_mm_stays_on_ipis)
+{
+	struct sim *s = tiny(BACKEND_X86_INVLPGB, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct tlbp_flush_req req = {
+		.cpus = &s->mm[0].cpus, .mm = &s->mm[0].flush,
+		.start = 5ULL << PAGE_SHIFT, .end = 6ULL << PAGE_SHIFT, .nr_pages = 1,
+	};
+	int i;
+
+	tlbp_cpuset_clear(&s->mm[0].cpus, 3);
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(s->flush_ops->flush(&s->this_cpu_ctx, &req), 0);
+	ck_assert(!s->mm[0].global_asid);
+	ck_assert_uint_eq(s->st.tlb_ipis_sent, 3 * 2);
+	ck_assert_uint_eq(s->st.invlpgb_flushes, 0);
+	destroy(s);
+}
+END_TEST
+
+/* arch_tlbbatch_flush(): one broadcast of every non-global entry of every
+ * CPU, whatever the batch's cpumask says, and no interrupt. */
+START_TEST(test_backend_invlpgb_batch_drops_every_cpus_entries)
+{
+	struct sim *s = tiny(BACKEND_X86_INVLPGB, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	unsigned long bits[1] = { 0 };
+	struct tlbp_cpuset only;
+	struct tlbp_flush_req req = {
+		.cpus = &only, .mm = &s->mm[0].flush, .start = 5ULL << PAGE_SHIFT,
+		.end = 6ULL << PAGE_SHIFT, .nr_pages = 1, .unmapped = true,
+	};
+	unsigned int c;
+
+	tlbp_cpuset_init(&only, bits, sizeof(bits), NR_CPUS);
+	tlbp_cpuset_set(&only, 2);
+	cache_everywhere(s, 5);
+	cache_everywhere(s, 40);
+	ck_assert_int_eq(s->flush_ops->flush(&s->cpu[1].flush_ctx, &req), 0);
+	for (c = 0; c < NR_CPUS; c++) {
+		ck_assert(!cached(s, c, 5));
+		ck_assert(!cached(s, c, 40));
+		ck_assert_uint_eq(s->cpu[c].acct.irq_ns, 0);
+	}
+	ck_assert_uint_eq(s->st.tlb_ipis_sent, 0);
+	ck_assert_uint_eq(s->st.invlpgb_flushes, 1);
+	ck_assert_uint_eq(s->cpu[1].acct.wait_ns, (uint64_t)s->p.v[P_TLBSYNC_NS]);
+	/* Each CPU refills what it lost: two entries. */
+	ck_assert_uint_eq(s->cpu[3].acct.refill_ns,
+			  (uint64_t)(2 * s->p.v[P_TLB_MISS_NS]));
+	destroy(s);
+}
+END_TEST
+
 START_TEST(test_backend_flush_mm_drains_everything)
 {
 	enum backend_kind be = (enum backend_kind)_i;
@@ -471,8 +567,11 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_backend_x86_whole_machine_flushes_catch_up);
 	tcase_add_test(tc, test_backend_x86_only_targets_in_set);
 	tcase_add_test(tc, test_backend_arm64_broadcast_reaches_all);
+	tcase_add_test(tc, test_backend_invlpgb_mm_goes_global_after_ipi_flush);
+	tcase_add_test(tc, test_backend_invlpgb_small_mm_stays_on_ipis);
+	tcase_add_test(tc, test_backend_invlpgb_batch_drops_every_cpus_entries);
 	tcase_add_loop_test(tc, test_backend_flush_mm_drains_everything,
-			    BACKEND_X86_IPI, BACKEND_ARM64_TLBI + 1);
+			    BACKEND_X86_IPI, BACKEND_X86_INVLPGB + 1);
 	tcase_add_test(tc, test_backend_shared_ctx_issues_from_this_cpu);
 	tcase_add_test(tc, test_aspace_folios_and_bytes_per_page);
 	tcase_add_test(tc, test_oracle_safe_migration_flushes_pending_gather);

@@ -47,6 +47,13 @@ static struct metrics run(const char *scenario, const char *policy,
 	return m;
 }
 
+/* The same on AMD broadcast invalidation. */
+static const char *const race_prone_invlpgb[] = {
+	"cpus=4", "threads=4", "working_set_gib=0.004", "duration_s=2",
+	"pte_update_ns=20000", "private_fraction=0.5", "scan_size_mb=4",
+	"scan_period_min_ms=100", "backend=x86-invlpgb", NULL,
+};
+
 static const char *const small_numa[] = { "scale=0.01", NULL };
 static const char *const small_hint[] = { "scale=0.03", "processes=1", NULL };
 static const char *const small_split[] = { "thp_ops_per_thread=8", NULL };
@@ -64,6 +71,7 @@ START_TEST(test_scenarios_shipped_policies_no_violations)
 {
 	static const struct { const char *sc; const char *const *kv; } cases[] = {
 		{ "numa-balancing", small_numa }, { "numa-balancing", race_prone },
+		{ "numa-balancing", race_prone_invlpgb },
 		{ "numa-hint-fault", small_hint }, { "numa-hint-fault", race_prone },
 		{ "thp-split", small_split }, { "hugetlb-demote", small_demote },
 		{ "testbed", small_testbed },
@@ -104,6 +112,9 @@ START_TEST(test_scenarios_unsafe_policies_caught)
 
 		ck_assert_msg(m.v[M_STALE_TRANSLATION_VIOLATIONS] > 0,
 			      "%s was not caught", unsafe[k]);
+		m = run("numa-balancing", unsafe[k], race_prone_invlpgb, 1);
+		ck_assert_msg(m.v[M_STALE_TRANSLATION_VIOLATIONS] > 0,
+			      "%s was not caught on x86-invlpgb", unsafe[k]);
 		/* The sweep over an unbounded TLB keeps the oracle's teeth. */
 		m = run("testbed", unsafe[k], race_prone_testbed, 1);
 		ck_assert_msg(m.v[M_STALE_TRANSLATION_VIOLATIONS] > 0,
@@ -214,6 +225,23 @@ START_TEST(test_scenarios_deferred_map_saves_ipis)
 	deferred = run("numa-hint-fault", "deferred-map", slow, 1);
 	ck_assert(eager.v[M_MIGRATED_PAGES] > 0);
 	ck_assert(eager.v[M_TLB_IPIS_SENT] > 10 * deferred.v[M_TLB_IPIS_SENT]);
+}
+END_TEST
+
+/* On x86-invlpgb the mm, active on every CPU, is flushed by IPIs once
+ * (its first flush, before it has a global ASID) and by broadcasts after;
+ * the batch broadcasts from the start. */
+START_TEST(test_scenarios_invlpgb_broadcasts_instead_of_ipis)
+{
+	struct metrics ipi = run("numa-balancing", "always", race_prone, 1);
+	struct metrics bc = run("numa-balancing", "always", race_prone_invlpgb, 1);
+
+	ck_assert(ipi.v[M_TLB_IPIS_SENT] > 10 * 3);
+	ck_assert_double_eq(ipi.v[M_INVLPGB_FLUSHES], 0);
+	ck_assert(bc.v[M_MIGRATED_PAGES] > 0);
+	ck_assert(bc.v[M_TLB_IPIS_SENT] <= 3);
+	ck_assert(bc.v[M_INVLPGB_FLUSHES] >= bc.v[M_FULL_FLUSHES] - 1);
+	ck_assert(bc.v[M_INVLPGB_FLUSHES] > 10);
 }
 END_TEST
 
@@ -407,6 +435,7 @@ static Suite *scenarios_suite(void)
 	tcase_add_test(tc, test_scenarios_split_batched_is_cheaper);
 	tcase_add_test(tc, test_scenarios_deferred_map_saves_ipis);
 	tcase_add_test(tc, test_scenarios_skip_policies_flush_less);
+	tcase_add_test(tc, test_scenarios_invlpgb_broadcasts_instead_of_ipis);
 	tcase_add_test(tc, test_scenarios_numa_balancing_directions);
 	tcase_add_test(tc, test_scenarios_variants_disagree);
 	tcase_add_test(tc, test_scenario_params_scaled_and_clamped);

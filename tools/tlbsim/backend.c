@@ -7,29 +7,28 @@
  * included; targets pay the handler and, after a full flush, the refill of
  * what they lost (user time, after the ack: it does not lengthen the wait). arm64-tlbi: invalidations are
  * broadcast by hardware (no interrupts); the batch issues them at add time
- * and waits for completion (DSB) at flush time.
+ * and waits for completion (DSB) at flush time. x86-invlpgb: see
+ * backend_invlpgb.c.
  *
  * Every op's ctx is a struct flush_ctx: a CPU's own batch names its CPU,
  * objects shared by CPUs name the CPU running the current event (sim.h).
  */
 #include <math.h>
 #include <stddef.h>
-#include "sim.h"
+#include "backend.h"
 
-/* The CPU issuing the flush @ctx asks for. */
-static unsigned int issuer(const struct flush_ctx *ctx)
+unsigned int backend_issuer(const struct flush_ctx *ctx)
 {
 	return ctx->cpu == SIM_THIS_CPU ? sim_this_cpu(ctx->s) : ctx->cpu;
 }
 
-static struct mm *mm_of(struct tlbp_mm *f)
+struct mm *backend_mm_of(struct tlbp_mm *f)
 {
 	return (struct mm *)((char *)f - offsetof(struct mm, flush));
 }
 
-/* Drops what @req covers from one CPU's TLB; returns entries dropped. */
-static uint32_t invalidate(struct sim *s, unsigned int cpu,
-			   const struct tlbp_flush_req *req)
+uint32_t backend_invalidate(struct sim *s, unsigned int cpu,
+			    const struct tlbp_flush_req *req)
 {
 	struct tlb *t = &s->cpu[cpu].tlb;
 	uint32_t dropped = 0;
@@ -39,7 +38,7 @@ static uint32_t invalidate(struct sim *s, unsigned int cpu,
 	if (req->full || !req->mm)
 		return tlb_flush_all(t);
 	for (vpn = req->start >> PAGE_SHIFT; vpn < req->end >> PAGE_SHIFT; vpn++)
-		dropped += tlb_remove(t, tlb_key(mm_of(req->mm)->id, vpn));
+		dropped += tlb_remove(t, tlb_key(backend_mm_of(req->mm)->id, vpn));
 	return dropped;
 }
 
@@ -50,7 +49,7 @@ static double flush_cost_ns(const struct sim *s, const struct tlbp_flush_req *re
 	return (double)req->nr_pages * s->p.v[P_INVLPG_NS];
 }
 
-static void count_kind(struct sim *s, const struct tlbp_flush_req *req)
+void backend_count_kind(struct sim *s, const struct tlbp_flush_req *req)
 {
 	if (req->full)
 		s->st.full_flushes++;
@@ -103,8 +102,7 @@ void sim_cpus_sync(struct sim *s)
 		sim_cpu_sync(s, &s->cpu[cpu]);
 }
 
-/* Whether @req is a full flush of every CPU of the machine. */
-static bool whole_machine(const struct sim *s, const struct tlbp_flush_req *req)
+bool backend_whole_machine(const struct sim *s, const struct tlbp_flush_req *req)
 {
 	unsigned int cpu = tlbp_cpuset_next(req->cpus, 0), n = 0;
 
@@ -118,7 +116,7 @@ static bool whole_machine(const struct sim *s, const struct tlbp_flush_req *req)
 }
 
 /*
- * x86_flush() of every CPU: the issuer's share now, every target's as the
+ * backend_x86_flush() of every CPU: the issuer's share now, every target's as the
  * counters of struct machine_flushes. The wait is the same formula with
  * all the other CPUs as targets, and they span more than one node unless
  * the machine has only one.
@@ -149,20 +147,20 @@ static int x86_flush_all_cpus(struct sim *s, unsigned int self, double each)
 	return 0;
 }
 
-static int x86_flush(void *ctx, const struct tlbp_flush_req *req)
+int backend_x86_flush(void *ctx, const struct tlbp_flush_req *req)
 {
 	struct sim *s = ((struct flush_ctx *)ctx)->s;
-	unsigned int self = issuer(ctx), cpu, nr_targets = 0;
+	unsigned int self = backend_issuer(ctx), cpu, nr_targets = 0;
 	double each = flush_cost_ns(s, req), wait;
 	bool remote_socket = false;
 
-	count_kind(s, req);
-	if (whole_machine(s, req))
+	backend_count_kind(s, req);
+	if (backend_whole_machine(s, req))
 		return x86_flush_all_cpus(s, self, each);
 	for (cpu = tlbp_cpuset_next(req->cpus, 0); cpu < s->nr_cpus;
 	     cpu = tlbp_cpuset_next(req->cpus, cpu + 1)) {
 		struct acct *a = &s->cpu[cpu].acct;
-		uint32_t dropped = invalidate(s, cpu, req);
+		uint32_t dropped = backend_invalidate(s, cpu, req);
 
 		if (req->full)
 			a->refill_ns += (uint64_t)(dropped * s->p.v[P_TLB_MISS_NS]);
@@ -187,21 +185,21 @@ static int x86_flush(void *ctx, const struct tlbp_flush_req *req)
 	return 0;
 }
 
-static int x86_add_pending(void *ctx, struct tlbp_mm *mm, uint64_t start,
-			   uint64_t end)
+int backend_x86_add_pending(void *ctx, struct tlbp_mm *mm, uint64_t start,
+			    uint64_t end)
 {
 	(void)ctx;
 	(void)start;
 	(void)end;
 	/* inc_mm_tlb_gen(): CPUs that next switch to the mm catch up. */
-	mm_of(mm)->tlb_gen++;
+	backend_mm_of(mm)->tlb_gen++;
 	return 0;
 }
 
 static int x86_flush_mm(void *ctx, struct tlbp_mm *f)
 {
 	struct sim *s = ((struct flush_ctx *)ctx)->s;
-	struct mm *mm = mm_of(f);
+	struct mm *mm = backend_mm_of(f);
 	struct tlbp_flush_req req = {
 		.cpus = &mm->cpus, .mm = f, .start = 0, .end = TLBP_FLUSH_ALL,
 		.full = true, .unmapped = true,
@@ -209,7 +207,7 @@ static int x86_flush_mm(void *ctx, struct tlbp_mm *f)
 
 	mm->tlb_gen++;
 	s->st.batched_pending_drains++;
-	return x86_flush(ctx, &req);
+	return backend_x86_flush(ctx, &req);
 }
 
 /* TLBI ... IS without the DSB: cheap to issue, completes later. */
@@ -225,7 +223,7 @@ static int arm64_add_pending(void *ctx, struct tlbp_mm *mm, uint64_t start,
 	struct sim *s = ((struct flush_ctx *)ctx)->s;
 
 	(void)mm;
-	arm64_issue(s, &s->cpu[issuer(ctx)], (end - start) >> PAGE_SHIFT);
+	arm64_issue(s, &s->cpu[backend_issuer(ctx)], (end - start) >> PAGE_SHIFT);
 	return 0;
 }
 
@@ -239,17 +237,17 @@ static int arm64_add_pending(void *ctx, struct tlbp_mm *mm, uint64_t start,
 static int arm64_flush(void *ctx, const struct tlbp_flush_req *req)
 {
 	struct sim *s = ((struct flush_ctx *)ctx)->s;
-	unsigned int self = issuer(ctx), cpu;
+	unsigned int self = backend_issuer(ctx), cpu;
 	unsigned int issuers = s->op_cpu == self && s->op_issuers ? s->op_issuers : 1;
 	struct cpu *c = &s->cpu[self];
 
-	count_kind(s, req);
+	backend_count_kind(s, req);
 	if (!c->tlbi_issued)
 		arm64_issue(s, c, req->full ? 1 : req->nr_pages);
 	c->acct.wait_ns += (uint64_t)((double)c->tlbi_issued * issuers * s->p.v[P_DVM_TLBI_NS]);
 	c->tlbi_issued = 0;
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
-		uint32_t dropped = invalidate(s, cpu, req);
+		uint32_t dropped = backend_invalidate(s, cpu, req);
 
 		if (req->full)
 			s->cpu[cpu].acct.refill_ns +=
@@ -273,7 +271,8 @@ static int arm64_flush_mm(void *ctx, struct tlbp_mm *f)
 }
 
 static const struct tlbp_flush_ops x86_ops = {
-	.flush = x86_flush, .flush_mm = x86_flush_mm, .add_pending = x86_add_pending,
+	.flush = backend_x86_flush, .flush_mm = x86_flush_mm,
+	.add_pending = backend_x86_add_pending,
 };
 
 static const struct tlbp_flush_ops arm64_ops = {
@@ -283,9 +282,17 @@ static const struct tlbp_flush_ops arm64_ops = {
 
 const struct tlbp_flush_ops *backend_ops(enum backend_kind kind)
 {
-	return kind == BACKEND_ARM64_TLBI ? &arm64_ops : &x86_ops;
+	switch (kind) {
+	case BACKEND_ARM64_TLBI:
+		return &arm64_ops;
+	case BACKEND_X86_INVLPGB:
+		return &backend_invlpgb_ops;
+	default:
+		return &x86_ops;
+	}
 }
 
+/* INVLPGB changes how x86 flushes, not when it batches: same profile. */
 const char *backend_arch_name(enum backend_kind kind)
 {
 	return kind == BACKEND_ARM64_TLBI ? "arm64" : "x86";

@@ -16,6 +16,8 @@ const struct metric_def metric_defs[NR_METRICS] = {
 		"TLB-shootdown interrupts sent" },
 	[M_TLB_IRQS_RECEIVED] = { "tlb_irqs_received", "IRQs", METRIC_COUNT,
 		"TLB-shootdown interrupts handled (the kernel's TLB line of /proc/interrupts)" },
+	[M_INVLPGB_FLUSHES] = { "invlpgb_flushes", "flushes", METRIC_COUNT,
+		"broadcast flushes waited for with TLBSYNC (x86-invlpgb; 0 elsewhere)" },
 	[M_TLB_IRQS_PER_MIGRATED_PAGE] = { "tlb_irqs_per_migrated_page", "IRQs/page", METRIC_RATIO,
 		"TLB-shootdown interrupts per migrated page" },
 	[M_FULL_FLUSHES] = { "full_flushes", "flushes", METRIC_COUNT,
@@ -124,6 +126,7 @@ void metrics_from_sim(const struct sim *s, struct metrics *m)
 	m->v[M_HINT_FAULTS] = (double)st->hint_faults;
 	m->v[M_HINT_PTES_UPDATED] = (double)st->hint_ptes_updated;
 	m->v[M_TLB_IPIS_SENT] = (double)st->tlb_ipis_sent;
+	m->v[M_INVLPGB_FLUSHES] = (double)st->invlpgb_flushes;
 	m->v[M_TLB_IRQS_RECEIVED] = (double)st->tlb_irqs_received;
 	m->v[M_TLB_IRQS_PER_MIGRATED_PAGE] = ratio((double)st->tlb_irqs_received,
 						   (double)st->migrated_pages);

@@ -7,7 +7,7 @@
 #include "params.h"
 #include "suggest.h"
 
-static const char *const backend_names[] = { "x86-ipi", "arm64-tlbi", NULL };
+static const char *const backend_names[] = { "x86-ipi", "arm64-tlbi", "x86-invlpgb", NULL };
 static const char *const pattern_names[] = { "uniform", "hotcold", "pareto", "sweep", NULL };
 static const char *const filter_names[] = { "probability", "last-node", NULL };
 /* In the order of profiles[] (profile.c); "none" is index 0. */
@@ -32,7 +32,7 @@ const struct param_def param_defs[NR_PARAMS] = {
 	[P_FOLIO_ORDER] = { "folio_order", "order", 0, 0, 9, true, SC, NULL, "0 = 4 KiB, 4 = 64 KiB mTHP, 9 = 2 MiB THP" },
 	[P_SHARED_MAPPERS] = { "shared_mappers", "processes", 1, 1, 8, true, SC, NULL, "1 = private anon; n > 1 = MAP_SHARED by n processes" },
 	[P_SPLIT_PARTIAL_THP] = { "split_partial_thp", "bool", 0, 0, 1, true, SC, NULL, "map THPs partially so NUMA migration splits them" },
-	[P_BACKEND] = { "backend", "", 0, 0, 1, true, SC, backend_names, "x86-ipi (default) or arm64-tlbi" },
+	[P_BACKEND] = { "backend", "", 0, 0, 2, true, SC, backend_names, "x86-ipi (default), arm64-tlbi, or x86-invlpgb (AMD broadcast invalidation as Linux 6.15 uses it)" },
 	[P_DEMOTE_PAGES] = { "demote_pages", "1 GiB pages", 100, 1, 4096, true, SC, NULL, "assumption: 100 1 GiB pages, enough batches to show the grace periods of 'mm/hugetlb_vmemmap: batch HVO work when demoting'" },
 	[P_FAIL_AT_ITEM] = { "fail_at_item", "item", -1, -1, 1e9, true, SC, NULL, "hugetlb-demote: de-HVO failure injected at restore item k (-1 none)" },
 	[P_PROCESSES] = { "processes", "processes", 1, 1, 64, true, SC, NULL, "private processes sharing the threads (when shared_mappers is 1)" },
@@ -96,6 +96,12 @@ const struct param_def param_defs[NR_PARAMS] = {
 	[P_DVM_TLBI_NS] = { "dvm_tlbi_ns", "ns", 40, 0, 1e6, false, CO, NULL,
 		"assumption: interconnect time of one broadcast TLBI, serialised machine-wide, so the flush share grows with cores as the arm64 batched-flush series (B. Song, Y. Yang) measured: 5.4% of CPU at 8 cores, 17% at about 100" },
 	[P_DSB_NS] = { "dsb_ns", "ns", 500, 0, 1e7, false, CO, NULL, "assumption: DSB ISH waiting for broadcast completion" },
+	[P_INVLPGB_NS] = { "invlpgb_ns", "ns", 100, 0, 1e6, false, CO, NULL,
+		"assumption: issuing one INVLPGB, taken as one INVLPG (" "about 100 ns, D. Hansen 2014); no per-instruction figure is published" },
+	[P_TLBSYNC_NS] = { "tlbsync_ns", "ns", 1800, 0, 1e7, false, CO, NULL,
+		"derived: R. van Riel, 'AMD broadcast TLB invalidation' (2024-25), 36-core Milan, will-it-scale tlb_flush2_threads: TLB invalidation fell from 40% to 4% of CPU at an unchanged 527k loops/s, so a broadcast flush costs a tenth of this model's 36-CPU IPI shootdown (19 us of CPU): 1.9 us, less one INVLPGB (docs/tlbsim.md)" },
+	[P_INVLPGB_COUNT_MAX] = { "invlpgb_count_max", "pages", 8, 1, 65536, true, CO, NULL,
+		"assumption: pages one INVLPGB covers (CPUID 0x80000008 EDX[15:0] + 1, the kernel's invlpgb_count_max); 8 is not a sourced Zen 3 value" },
 	[P_PTE_UPDATE_NS] = { "pte_update_ns", "ns", 20, 0, 1e6, false, CO, NULL, "assumption: one PTE change under the PTL" },
 	[P_FAULT_NS] = { "fault_ns", "ns", 1500, 0, 1e7, false, CO, NULL, "assumption: hint-fault entry, walk, decision, exit" },
 	[P_MIGRATE_COPY_NS] = { "migrate_copy_ns", "ns/4KiB", 1000, 0, 1e7, false, CO, NULL, "assumption: 4 KiB copy plus rmap work" },

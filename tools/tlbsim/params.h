@@ -29,7 +29,8 @@ enum param_id {
 	/* cost model */
 	P_IPI_FIRST_NS, P_IPI_EXTRA_NS, P_IPI_SOCKET_NS, P_IPI_HANDLER_NS,
 	P_INVLPG_NS, P_FULL_FLUSH_NS, P_TLB_MISS_NS, P_TLB_ENTRIES,
-	P_TLBI_ISSUE_NS, P_DVM_TLBI_NS, P_DSB_NS, P_PTE_UPDATE_NS, P_FAULT_NS,
+	P_TLBI_ISSUE_NS, P_DVM_TLBI_NS, P_DSB_NS, P_INVLPGB_NS, P_TLBSYNC_NS,
+	P_INVLPGB_COUNT_MAX, P_PTE_UPDATE_NS, P_FAULT_NS,
 	P_MIGRATE_COPY_NS, P_SYNC_RCU_US, P_HVO_REMAP_NS, P_CPU_GHZ,
 	P_FLUSH_CEILING, P_BATCH_FLUSH_CEILING,
 	NR_PARAMS
@@ -54,7 +55,7 @@ struct params {
 	bool set[NR_PARAMS]; /* given with --set (scenario defaults do not override) */
 };
 
-enum backend_kind { BACKEND_X86_IPI, BACKEND_ARM64_TLBI };
+enum backend_kind { BACKEND_X86_IPI, BACKEND_ARM64_TLBI, BACKEND_X86_INVLPGB };
 enum pattern_kind { PATTERN_UNIFORM, PATTERN_HOTCOLD, PATTERN_PARETO, PATTERN_SWEEP };
 /* How a hint fault on a misplaced folio decides to migrate it. */
 enum migrate_filter { FILTER_PROBABILITY, FILTER_LAST_NODE };

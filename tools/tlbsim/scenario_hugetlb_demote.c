@@ -19,7 +19,7 @@ static const enum param_id hugetlb_demote_params[] = {
 
 static const enum metric_id hugetlb_demote_metrics[] = {
 	M_REAL_MS, M_SYS_MS, M_SYNC_CALLS, M_TLB_FLUSH_ALL_CALLS, M_TLB_IPIS_SENT,
-	M_TLB_IRQS_RECEIVED, SCENARIO_RUN_METRICS,
+	M_TLB_IRQS_RECEIVED, M_INVLPGB_FLUSHES, SCENARIO_RUN_METRICS,
 };
 
 static void resolve_hugetlb_demote(struct params *p)

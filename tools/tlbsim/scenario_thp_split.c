@@ -22,6 +22,7 @@ static const enum param_id thp_split_params[] = {
 
 static const enum metric_id thp_split_metrics[] = {
 	M_OP_LATENCY_US_MEAN, M_SPLITS, M_TLB_IPIS_SENT, M_TLB_IRQS_RECEIVED,
+	M_INVLPGB_FLUSHES,
 	M_FULL_FLUSHES, M_RANGED_FLUSHES, SCENARIO_RUN_METRICS,
 };
 

@@ -63,6 +63,7 @@ struct mm {
 	struct tlbp_cpuset cpus; /* mm_cpumask */
 	unsigned long *cpu_bits;
 	uint64_t tlb_gen;        /* x86 mm->context.tlb_gen */
+	bool global_asid;        /* x86-invlpgb: flushed by broadcast */
 	/* NUMA scanner state */
 	uint64_t scan_next_vpn;
 	uint64_t scan_pass_end;  /* vpn where the current pass stops */
@@ -167,6 +168,7 @@ struct stats {
 	uint64_t migrated_pages, migrate_calls, migrations_with_flush_pending;
 	uint64_t migrate_failed;
 	uint64_t tlb_ipis_sent, tlb_irqs_received;
+	uint64_t invlpgb_flushes;     /* INVLPGB ... TLBSYNC sequences */
 	uint64_t full_flushes, ranged_flushes, local_flushes;
 	uint64_t scanner_flush_mm_calls, batched_pending_drains;
 	uint64_t scan_passes, scan_pass_ns_total, scan_in_pass_ns;
