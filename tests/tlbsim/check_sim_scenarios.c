@@ -245,6 +245,27 @@ START_TEST(test_scenarios_invlpgb_broadcasts_instead_of_ipis)
 }
 END_TEST
 
+/*
+ * numa-hint-fault models v5.13, before migrations batched their flush:
+ * every unmap of a cached page is a one-page flush (ptep_clear_flush()),
+ * nothing ever marks the mm batched, so the scanner has nothing to drain.
+ * The same load on a v6.4+ kernel batches: full flushes and drains.
+ */
+START_TEST(test_scenarios_hint_fault_models_pre_v6_4_migration)
+{
+	static const char *const batching[] = { "scale=0.03", "processes=1",
+						"migrate_batching=1", NULL };
+	struct metrics old = run("numa-hint-fault", "eager-map", small_hint, 1);
+	struct metrics now = run("numa-hint-fault", "eager-map", batching, 1);
+
+	ck_assert(old.v[M_MIGRATED_PAGES] > 0);
+	ck_assert_double_eq(old.v[M_BATCHED_PENDING_DRAINS], 0);
+	ck_assert(old.v[M_RANGED_FLUSHES] > 0);
+	ck_assert(now.v[M_BATCHED_PENDING_DRAINS] > 0);
+	ck_assert(now.v[M_FULL_FLUSHES] > old.v[M_FULL_FLUSHES]);
+}
+END_TEST
+
 START_TEST(test_scenarios_skip_policies_flush_less)
 {
 	struct metrics always = run("numa-balancing", "always", race_prone, 1);
@@ -436,6 +457,7 @@ static Suite *scenarios_suite(void)
 	tcase_add_test(tc, test_scenarios_deferred_map_saves_ipis);
 	tcase_add_test(tc, test_scenarios_skip_policies_flush_less);
 	tcase_add_test(tc, test_scenarios_invlpgb_broadcasts_instead_of_ipis);
+	tcase_add_test(tc, test_scenarios_hint_fault_models_pre_v6_4_migration);
 	tcase_add_test(tc, test_scenarios_numa_balancing_directions);
 	tcase_add_test(tc, test_scenarios_variants_disagree);
 	tcase_add_test(tc, test_scenario_params_scaled_and_clamped);

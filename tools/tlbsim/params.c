@@ -21,6 +21,7 @@ static const char *const profile_names[] = { "none", "qemu-testbed", NULL };
 #define HANSEN "D. Hansen, 'x86: mm: set TLB flush tunable to sane value (33)', 2014 (IvyBridge): "
 #define SEED000 "the unpatched 2 x 192-CPU x86 run published with 'mm/migrate: don't batch the TLB flush when there is nothing to batch' v2 (Nov 2026)"
 #define FAIR "kernel/sched/fair.c default "
+#define KHUGEPAGED "L. Yang, 'mm/khugepaged: reduce process visible downtime by pre-zeroing hugepage', LKML 2024-03 (Intel Core i5): "
 #define NUMA_REGIONS "tools/testbed/numa_regions.c default: "
 
 const struct param_def param_defs[NR_PARAMS] = {
@@ -37,6 +38,8 @@ const struct param_def param_defs[NR_PARAMS] = {
 	[P_FAIL_AT_ITEM] = { "fail_at_item", "item", -1, -1, 1e9, true, SC, NULL, "hugetlb-demote: de-HVO failure injected at restore item k (-1 none)" },
 	[P_PROCESSES] = { "processes", "processes", 1, 1, 64, true, SC, NULL, "private processes sharing the threads (when shared_mappers is 1)" },
 	[P_PROFILE] = { "profile", "", 0, 0, 1, true, SC, profile_names, "a real machine whose measured costs replace the defaults (the user's --set still wins): none, or qemu-testbed (the kernel testbed's guest, make testbed-microbench)" },
+	[P_MIGRATE_BATCHING] = { "migrate_batching", "bool", 1, 0, 1, true, SC, NULL,
+		"the kernel modelled: 1 = migrate_pages_batch() defers the unmap's flush to one batch flush and the policy decides which folios join it (v6.4+, commit 7e12beb8ca2a); 0 = every unmap flushes at once (ptep_clear_flush()), as before v6.4, so there is no batch to decide on, to drain or to break" },
 	[P_SCALE] = { "scale", "factor", 1, 1e-6, 1, false, SC, NULL, "shrinks the scenario's size: cpus, threads, working set, duration, demote pages" },
 
 	[P_ACCESS_RATE_HZ] = { "access_rate_hz", "1/s", 400, 1, 1e9, false, WL, NULL, "sampled accesses per thread per second (a sample, not the real rate)" },
@@ -105,8 +108,13 @@ const struct param_def param_defs[NR_PARAMS] = {
 	[P_PTE_UPDATE_NS] = { "pte_update_ns", "ns", 20, 0, 1e6, false, CO, NULL, "assumption: one PTE change under the PTL" },
 	[P_FAULT_NS] = { "fault_ns", "ns", 1500, 0, 1e7, false, CO, NULL, "assumption: hint-fault entry, walk, decision, exit" },
 	[P_MIGRATE_COPY_NS] = { "migrate_copy_ns", "ns/4KiB", 1000, 0, 1e7, false, CO, NULL, "assumption: 4 KiB copy plus rmap work" },
-	[P_SYNC_RCU_US] = { "sync_rcu_us", "us", 20000, 0, 1e8, false, CO, NULL, "assumption: one synchronize_rcu() grace period" },
+	[P_SYNC_RCU_US] = { "sync_rcu_us", "us", 9500, 0, 1e8, false, CO, NULL,
+		"one synchronize_rcu(): J. Fernandes, 'rcu: Fix synchronize_rcu latency by removing CPU threshold for wake_from_gp' (2025), 36 CPUs: about 9.5 ms with the default of more than 16 CPUs (two force-quiescent-state rounds of jiffies_till_first_fqs = 3), about 4 ms with rcu_normal_wake_from_gp" },
 	[P_HVO_REMAP_NS] = { "hvo_remap_ns", "ns", 20000, 0, 1e8, false, CO, NULL, "assumption: remap one 2 MiB folio's vmemmap" },
+	[P_THP_ALLOC_US] = { "thp_alloc_us", "us", 198, 0, 1e7, false, CO, NULL,
+		"allocating and charging a 2 MiB folio: " KHUGEPAGED "alloc_charge_hpage() 198 us without __GFP_ZERO" },
+	[P_THP_CLEAR_US] = { "thp_clear_us", "us", 97, 0, 1e7, false, CO, NULL,
+		"zeroing a 2 MiB folio: " KHUGEPAGED "295 us with __GFP_ZERO less 198 us without" },
 	[P_CPU_GHZ] = { "cpu_ghz", "GHz", 2.4, 0.1, 10, false, CO, NULL, "converts ns to cycles for per-PTE figures" },
 	[P_FLUSH_CEILING] = { "flush_ceiling", "pages", -1, -1, 1e6, true, CO, NULL,
 		"-1 = the back-end's library profile (tlbp_batch_config_arch): x86 33 (tlb_single_page_flush_ceiling), arm64 511 (MAX_DVM_OPS)" },

@@ -6,6 +6,8 @@
  * The batching decision is tlbp_migrate_should_batch(); whether to defer
  * is tlbp_batch_should_defer(); what to queue is tlbp_batch_add_pending();
  * the unbatched path is tlbp_clear_flush(). The model only carries them out.
+ * A kernel before v6.4 (migrate_batching=0) had no batch: every unmap goes
+ * the unbatched way and no policy is asked.
  */
 #include "paths.h"
 #include "sim.h"
@@ -136,7 +138,11 @@ int sim_migrate_folios(struct sim *s, unsigned int cpu, struct mm *mm,
 		struct tlbp_migrate_decision d;
 
 		folio_mapcounts(o, head, nr, &f);
-		err = tlbp_migrate_should_batch(s->policy.migrate, &f, &d);
+		/* Before v6.4 there was no batch, so nothing to decide. */
+		if (s->p.v[P_MIGRATE_BATCHING])
+			err = tlbp_migrate_should_batch(s->policy.migrate, &f, &d);
+		else
+			d.batch = false;
 		for (m = 0; m < o->nr_mappers && !err; m++)
 			err = unmap_one_mm(s, cpu, o->mapper[m], head, nr, d.batch,
 					   &saw_pending);

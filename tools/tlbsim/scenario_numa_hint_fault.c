@@ -29,6 +29,7 @@ static const struct param_source sources[] = {
 	{ P_PATTERN, "pareto: " PMBENCH },
 	{ P_MISPLACED_FRACTION, "assumption: half the pages first placed on the wrong node" },
 	{ P_MMAP_WRITER_HZ, "0: pmbench maps its buffer once" },
+	{ P_MIGRATE_BATCHING, "0: the patch was measured on v5.13, before migrations batched their flush (v6.4)" },
 	{ NR_PARAMS, NULL },
 };
 
@@ -45,6 +46,9 @@ static void defaults_numa_hint_fault(struct params *p)
 	 * pmbench + migratepages runs); pmbench maps its buffer once. */
 	params_default(p, P_MISPLACED_FRACTION, 0.5);
 	params_default(p, P_MMAP_WRITER_HZ, 0);
+	/* The kernel the patch was measured on: v5.13, whose migrations
+	 * flushed each unmap at once. */
+	params_default(p, P_MIGRATE_BATCHING, 0);
 }
 
 const struct scenario scenario_numa_hint_fault = {

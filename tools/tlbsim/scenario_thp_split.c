@@ -16,7 +16,7 @@ static const struct policy_def thp_split_policies[] = {
  * working set or sharing to choose. */
 static const enum param_id thp_split_params[] = {
 	P_CPUS, P_SOCKETS, P_THREADS, P_SCALE, P_THP_OPS_PER_THREAD,
-	P_PTE_UPDATE_NS, P_FAULT_NS, SCENARIO_FLUSH_COST_PARAMS,
+	P_PTE_UPDATE_NS, P_FAULT_NS, P_THP_ALLOC_US, P_THP_CLEAR_US, SCENARIO_FLUSH_COST_PARAMS,
 	SCENARIO_BATCH_PARAMS, NR_PARAMS,
 };
 
