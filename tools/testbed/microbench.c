@@ -36,6 +36,12 @@
  *                            a full flush, less a pass with the TLB warm,
  *                            per page, other vCPUs busy: what a page's
  *                            translation costs to walk again after a flush
+ *   warm_pass_loaded_ns      that warm pass itself, per page
+ *   *_192_loaded_ns          both again over 192 MiB, a stable thread's
+ *                            part: if the TLB (qemu's software TLB, sized
+ *                            at each flush) cannot keep that many
+ *                            translations, the warm pass costs what the
+ *                            cold one does and the refill reads near 0
  *   sweep_ns_per_page        8 threads, one per CPU, each writing one byte
  *                            per 4 KiB page of its own 32 MiB in a loop
  *                            (numa_regions' access), NUMA balancing off:
@@ -60,6 +66,8 @@
 #define COPY_POOL (64UL << 20)
 #define PROT_REGION (64UL << 20)
 #define SWEEP_PART (32UL << 20)
+/* numa_regions' stable thread part, the largest a thread sweeps. */
+#define STABLE_PART (192UL << 20)
 #define SWEEP_SECONDS 3
 
 static volatile int spin_stop;
@@ -247,27 +255,33 @@ static double one_pass_ns(char *buf, size_t len, char v)
 	return (tb_now() - t0) * 1e9;
 }
 
-/* ns per page to refill a translation: a pass after a full flush (an
- * mprotect of the whole part, far over the 33-page ceiling) against a
- * pass with every translation still cached. */
-static double refill_ns(unsigned int reps)
+/*
+ * ns per page to refill a translation: a pass over @len after a full
+ * flush (an mprotect of the whole part, far over the 33-page ceiling)
+ * against a pass with every translation the TLB could keep still cached.
+ * *@warm_ns gets the warm pass per page: if the TLB cannot hold @len of
+ * translations, the warm pass misses too and costs what the cold one does.
+ */
+static double refill_ns(unsigned int reps, size_t len, double *warm_ns)
 {
-	char *buf = mmap(NULL, SWEEP_PART, PROT_READ | PROT_WRITE,
+	char *buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	double *cold = calloc(reps, sizeof(*cold)), *warm = calloc(reps, sizeof(*warm)), m;
+	double pages = (double)(len / TB_PAGE_SIZE);
 
-	madvise(buf, SWEEP_PART, MADV_NOHUGEPAGE);
-	memset(buf, 1, SWEEP_PART);
+	madvise(buf, len, MADV_NOHUGEPAGE);
+	memset(buf, 1, len);
 	for (unsigned int r = 0; r < reps; r++) {
-		mprotect(buf, SWEEP_PART, PROT_READ);
-		mprotect(buf, SWEEP_PART, PROT_READ | PROT_WRITE);
-		cold[r] = one_pass_ns(buf, SWEEP_PART, (char)r);
-		warm[r] = one_pass_ns(buf, SWEEP_PART, (char)r);
+		mprotect(buf, len, PROT_READ);
+		mprotect(buf, len, PROT_READ | PROT_WRITE);
+		cold[r] = one_pass_ns(buf, len, (char)r);
+		warm[r] = one_pass_ns(buf, len, (char)r);
 	}
-	m = (median(cold, reps) - median(warm, reps)) / (double)(SWEEP_PART / TB_PAGE_SIZE);
+	m = (median(cold, reps) - median(warm, reps)) / pages;
+	*warm_ns = median(warm, reps) / pages;
 	free(cold);
 	free(warm);
-	munmap(buf, SWEEP_PART);
+	munmap(buf, len);
 	return m;
 }
 
@@ -358,7 +372,7 @@ int main(int argc, char **argv)
 	unsigned int reps = 2000;
 	int near[MAX_SPINNERS], far[1], all[MAX_SPINNERS];
 	double s0, s1, s3, s7, sfar, irqs7, fault, migrate, pte, fault_l, migrate_l, pte_l, sweep;
-	double refill_l;
+	double refill_l, warm_l, refill_192_l, warm_192_l;
 	int every[MAX_SPINNERS + 1];
 	pid_t load[MAX_SPINNERS];
 
@@ -394,7 +408,8 @@ int main(int argc, char **argv)
 	fault_l = fault_ns(reps * 4);
 	migrate_l = migrate_ns(reps / 10);
 	pte_l = protnone_ns(20);
-	refill_l = refill_ns(20);
+	refill_l = refill_ns(20, SWEEP_PART, &warm_l);
+	refill_192_l = refill_ns(20, STABLE_PART, &warm_192_l);
 	load_stop(load, MAX_SPINNERS);
 	every[0] = tb_node_cpu(&nodes, 0, 0);
 	for (int i = 0; i < MAX_SPINNERS; i++)
@@ -405,8 +420,10 @@ int main(int argc, char **argv)
 	       "ipi_socket_ns=%.0f tlb_irqs_per_shootdown=%.2f fault_ns=%.0f copy_4k_ns=%.0f "
 	       "migrate_page_ns=%.0f protnone_pte_ns=%.1f fault_loaded_ns=%.0f "
 	       "migrate_page_loaded_ns=%.0f protnone_pte_loaded_ns=%.1f tlb_refill_loaded_ns=%.1f "
+	       "warm_pass_loaded_ns=%.1f tlb_refill_192_loaded_ns=%.1f warm_pass_192_loaded_ns=%.1f "
 	       "sweep_ns_per_page=%.1f\n",
 	       reps, s0, s1, s3, s7, sfar, s1 - s0, (s3 - s1) / 2, sfar - s1, irqs7,
-	       fault, copy_ns(reps), migrate, pte, fault_l, migrate_l, pte_l, refill_l, sweep);
+	       fault, copy_ns(reps), migrate, pte, fault_l, migrate_l, pte_l, refill_l,
+	       warm_l, refill_192_l, warm_192_l, sweep);
 	return 0;
 }
