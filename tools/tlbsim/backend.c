@@ -196,7 +196,7 @@ int backend_x86_add_pending(void *ctx, struct tlbp_mm *mm, uint64_t start,
 	return 0;
 }
 
-static int x86_flush_mm(void *ctx, struct tlbp_mm *f)
+int backend_x86_flush_tlb_mm(void *ctx, struct tlbp_mm *f, backend_flush_fn *flush)
 {
 	struct sim *s = ((struct flush_ctx *)ctx)->s;
 	struct mm *mm = backend_mm_of(f);
@@ -207,7 +207,12 @@ static int x86_flush_mm(void *ctx, struct tlbp_mm *f)
 
 	mm->tlb_gen++;
 	s->st.batched_pending_drains++;
-	return backend_x86_flush(ctx, &req);
+	return flush(ctx, &req);
+}
+
+static int x86_flush_mm(void *ctx, struct tlbp_mm *f)
+{
+	return backend_x86_flush_tlb_mm(ctx, f, backend_x86_flush);
 }
 
 /* TLBI ... IS without the DSB: cheap to issue, completes later. */

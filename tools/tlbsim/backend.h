@@ -24,6 +24,11 @@ int backend_x86_flush(void *ctx, const struct tlbp_flush_req *req);
 int backend_x86_add_pending(void *ctx, struct tlbp_mm *mm, uint64_t start,
 			    uint64_t end);
 
+typedef int backend_flush_fn(void *ctx, const struct tlbp_flush_req *req);
+/* x86's flush_tlb_mm() (a drain of the batched generation): the whole mm
+ * through @flush, which is flush_tlb_mm_range() of the back-end. */
+int backend_x86_flush_tlb_mm(void *ctx, struct tlbp_mm *f, backend_flush_fn *flush);
+
 extern const struct tlbp_flush_ops backend_invlpgb_ops;
 
 #endif

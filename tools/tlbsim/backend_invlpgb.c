@@ -107,16 +107,7 @@ static int invlpgb_flush(void *ctx, const struct tlbp_flush_req *req)
 /* flush_tlb_batched_pending() -> flush_tlb_mm(). */
 static int invlpgb_flush_mm(void *ctx, struct tlbp_mm *f)
 {
-	struct sim *s = ((struct flush_ctx *)ctx)->s;
-	struct mm *mm = backend_mm_of(f);
-	struct tlbp_flush_req req = {
-		.cpus = &mm->cpus, .mm = f, .start = 0, .end = TLBP_FLUSH_ALL,
-		.full = true, .unmapped = true,
-	};
-
-	mm->tlb_gen++;
-	s->st.batched_pending_drains++;
-	return flush_one_mm(ctx, &req);
+	return backend_x86_flush_tlb_mm(ctx, f, flush_one_mm);
 }
 
 const struct tlbp_flush_ops backend_invlpgb_ops = {
