@@ -8,11 +8,7 @@
 set -u
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 predict="python3 ${top_srcdir:-.}/scripts/testbed-predict.py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-ok() { echo "ok: $1"; }
-bad() { echo "FAIL: $1"; fails=$((fails + 1)); }
+. "${top_srcdir:-.}/tests/check-helpers.sh"
 
 rec() { # scenario policy status irqs_per_page migrated
 	printf '{"scenario": "%s", "policy": "%s", "status": "%s", "metrics": {"tlb_irqs_per_migrated_page": %s, "migrated_pages": %s}}\n' "$@"

@@ -6,11 +6,7 @@
 set -u
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 report="python3 ${top_srcdir:-.}/scripts/testbed-selftests-report.py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-ok() { echo "ok: $1"; }
-bad() { echo "FAIL: $1"; fails=$((fails + 1)); }
+. "${top_srcdir:-.}/tests/check-helpers.sh"
 
 # A console log: boot, two tests, the integrity storm, done. $1 adds lines
 # before the end, $2 is migration's exit code, $3 the mismatch count.

@@ -7,11 +7,7 @@
 set -u
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 loo="python3 ${top_srcdir:-.}/scripts/tlbsim-loo.py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-ok() { echo "ok: $1"; }
-bad() { echo "FAIL: $1"; fails=$((fails + 1)); }
+. "${top_srcdir:-.}/tests/check-helpers.sh"
 
 cat >"$tmp/targets.json" <<'JSON'
 {"_source": "made up", "scan_pass_ms_mean": 90, "throughput_loss_pct": [13.0, 16.5]}
