@@ -251,6 +251,42 @@ END_TEST
  * nothing ever marks the mm batched, so the scanner has nothing to drain.
  * The same load on a v6.4+ kernel batches: full flushes and drains.
  */
+/*
+ * Where the page of a migration during a pass was marked. Passes of four
+ * tables (4 MiB of a 51 MiB working set, so each pass marks new pages)
+ * about every 150 ms. When every marked page is touched within
+ * microseconds of its marking, a migration during a pass can only be of
+ * the chunk that pass covers; when the touch comes about a scan period
+ * later, it is mostly of a page the pass before marked.
+ */
+START_TEST(test_scenarios_pass_origin_of_migrations)
+{
+	static const char *const at_once[] = {
+		"cpus=4", "threads=4", "working_set_gib=0.05", "duration_s=3",
+		"scan_size_mb=4", "scan_period_min_ms=100", "scan_delay_ms=100",
+		"misplaced_fraction=0.5", "pte_update_ns=20000",
+		"fault_prompt_fraction=1", "fault_prompt_ms=0.05", NULL,
+	};
+	static const char *const a_period_later[] = {
+		"cpus=4", "threads=4", "working_set_gib=0.05", "duration_s=3",
+		"scan_size_mb=4", "scan_period_min_ms=100", "scan_delay_ms=100",
+		"misplaced_fraction=0.5", "pte_update_ns=20000",
+		"fault_prompt_fraction=1", "fault_prompt_ms=150", NULL,
+	};
+	struct metrics now = run("numa-balancing", "always", at_once, 1);
+	struct metrics later = run("numa-balancing", "always", a_period_later, 1);
+
+	ck_assert(now.v[M_MIGRATIONS_DURING_PASS_FRACTION] > 0);
+	ck_assert_double_eq(now.v[M_DURING_PASS_THIS_CHUNK_FRACTION], 1);
+	ck_assert_double_eq(now.v[M_DURING_PASS_RECENT_FRACTION], 0);
+	ck_assert(later.v[M_MIGRATIONS_DURING_PASS_FRACTION] > 0);
+	ck_assert(later.v[M_DURING_PASS_RECENT_FRACTION] > 0.5);
+	ck_assert(later.v[M_DURING_PASS_THIS_CHUNK_FRACTION] < 0.1);
+	ck_assert(later.v[M_DURING_PASS_THIS_CHUNK_FRACTION] +
+		  later.v[M_DURING_PASS_RECENT_FRACTION] <= 1);
+}
+END_TEST
+
 START_TEST(test_scenarios_hint_fault_models_pre_v6_4_migration)
 {
 	static const char *const batching[] = { "scale=0.03", "processes=1",
@@ -458,6 +494,7 @@ static Suite *scenarios_suite(void)
 	tcase_add_test(tc, test_scenarios_skip_policies_flush_less);
 	tcase_add_test(tc, test_scenarios_invlpgb_broadcasts_instead_of_ipis);
 	tcase_add_test(tc, test_scenarios_hint_fault_models_pre_v6_4_migration);
+	tcase_add_test(tc, test_scenarios_pass_origin_of_migrations);
 	tcase_add_test(tc, test_scenarios_numa_balancing_directions);
 	tcase_add_test(tc, test_scenarios_variants_disagree);
 	tcase_add_test(tc, test_scenario_params_scaled_and_clamped);

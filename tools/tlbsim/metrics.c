@@ -40,6 +40,12 @@ const struct metric_def metric_defs[NR_METRICS] = {
 		"share of migrations that found tlb_flush_pending set" },
 	[M_FAULTS_DURING_PASS_FRACTION] = { "faults_during_pass_fraction", "fraction", METRIC_FRACTION,
 		"share of hint faults taken during a scanner pass" },
+	[M_MIGRATIONS_DURING_PASS_FRACTION] = { "migrations_during_pass_fraction", "fraction", METRIC_FRACTION,
+		"share of hint-fault migrations taken while a scanner pass ran" },
+	[M_DURING_PASS_THIS_CHUNK_FRACTION] = { "during_pass_this_chunk_fraction", "fraction", METRIC_FRACTION,
+		"of those, the share whose page is in the chunk that pass covers" },
+	[M_DURING_PASS_RECENT_FRACTION] = { "during_pass_recent_fraction", "fraction", METRIC_FRACTION,
+		"of those, the share whose page one of the two passes before marked" },
 	[M_THROUGHPUT_LOSS_PCT] = { "throughput_loss_pct", "%", METRIC_PERCENT,
 		"useful work lost against the same seed with balancing off" },
 	[M_USEFUL_WORK_FRACTION] = { "useful_work_fraction", "fraction", METRIC_FRACTION,
@@ -98,7 +104,7 @@ static double ratio(double a, double b)
 void metrics_from_sim(const struct sim *s, struct metrics *m)
 {
 	const struct stats *st = &s->st;
-	double kernel = 0, convoy = 0, useful = 0, local = 0, remote = 0, span, window;
+	double kernel = 0, convoy = 0, useful = 0, local = 0, remote = 0, span, window, during;
 	unsigned int i;
 
 	memset(m, 0, sizeof(*m));
@@ -142,6 +148,14 @@ void metrics_from_sim(const struct sim *s, struct metrics *m)
 		ratio((double)st->migrations_with_flush_pending, (double)st->migrate_calls);
 	m->v[M_FAULTS_DURING_PASS_FRACTION] =
 		ratio((double)st->faults_during_pass, (double)st->hint_faults);
+	during = (double)(st->migrations_during_pass[SCAN_ORIGIN_THIS_PASS] +
+			  st->migrations_during_pass[SCAN_ORIGIN_RECENT] +
+			  st->migrations_during_pass[SCAN_ORIGIN_OLDER]);
+	m->v[M_MIGRATIONS_DURING_PASS_FRACTION] = ratio(during, (double)st->hint_migrations);
+	m->v[M_DURING_PASS_THIS_CHUNK_FRACTION] =
+		ratio((double)st->migrations_during_pass[SCAN_ORIGIN_THIS_PASS], during);
+	m->v[M_DURING_PASS_RECENT_FRACTION] =
+		ratio((double)st->migrations_during_pass[SCAN_ORIGIN_RECENT], during);
 	m->v[M_USEFUL_WORK_FRACTION] = s->nr_threads ? ratio(useful, span) : 0;
 	m->v[M_REMOTE_ACCESS_FRACTION] = ratio(remote, local + remote);
 	m->v[M_KERNEL_CYCLES_PER_HINT_PTE] =

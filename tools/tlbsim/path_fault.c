@@ -133,9 +133,14 @@ static int f_migrate(void *ctx, const struct tlbp_hint_folio *folio, int target)
 	}
 	err = sim_migrate_folios(f->s, f->t->cpu, f->mm, vpns, n,
 				 (unsigned int)target, TLBP_MR_NUMA_MISPLACED);
-	if (err)
+	if (err) {
 		f->s->st.migrate_failed++;
-	return err;
+		return err;
+	}
+	f->s->st.hint_migrations++;
+	if (f->mm->in_pass)
+		f->s->st.migrations_during_pass[sim_scan_origin(f->mm, f->vpn)]++;
+	return 0;
 }
 
 /*

@@ -74,6 +74,12 @@ void sim_scan_start(struct sim *s, struct mm *mm)
 		pages = 1;
 	if (mm->scan_next_vpn >= mm->nr_pages)
 		mm->scan_next_vpn = 0;
+	/* Before the first pass both are [0, 0): empty. */
+	mm->earlier_pass[1][0] = mm->earlier_pass[0][0];
+	mm->earlier_pass[1][1] = mm->earlier_pass[0][1];
+	mm->earlier_pass[0][0] = mm->pass_start_vpn;
+	mm->earlier_pass[0][1] = mm->scan_pass_end;
+	mm->pass_start_vpn = mm->scan_next_vpn;
 	mm->scan_pass_end = mm->scan_next_vpn + pages;
 	if (mm->scan_pass_end > mm->nr_pages)
 		mm->scan_pass_end = mm->nr_pages;
@@ -251,6 +257,18 @@ void sim_scan_table(struct sim *s, struct mm *mm)
 		return;
 	}
 	sim_schedule(s, s->now + (uint64_t)cost + 1, EV_SCAN_TABLE, mm->id - 1);
+}
+
+enum scan_origin sim_scan_origin(const struct mm *mm, uint64_t vpn)
+{
+	unsigned int i;
+
+	if (vpn >= mm->pass_start_vpn && vpn < mm->scan_pass_end)
+		return SCAN_ORIGIN_THIS_PASS;
+	for (i = 0; i < 2; i++)
+		if (vpn >= mm->earlier_pass[i][0] && vpn < mm->earlier_pass[i][1])
+			return SCAN_ORIGIN_RECENT;
+	return SCAN_ORIGIN_OLDER;
 }
 
 static void scan_close(struct sim *s, void *arg)

@@ -29,6 +29,8 @@ unsigned int sim_scan_next_cpu(const struct sim *s, const struct mm *mm);
 /* Starts a pass of @mm on sim_this_cpu(). */
 void sim_scan_start(struct sim *s, struct mm *mm);
 void sim_scan_table(struct sim *s, struct mm *mm);
+/* Where @vpn was marked, for a migration while @mm's pass runs. */
+enum scan_origin sim_scan_origin(const struct mm *mm, uint64_t vpn);
 /* Closes the gathers of passes still open when the run ends. */
 void sim_scan_end(struct sim *s);
 
