@@ -253,6 +253,8 @@ struct policy_choice {
 	enum tlbp_gp_policy gp;
 };
 
+#define SIM_PREFETCH_BURST 8
+
 struct sim {
 	struct params p;
 	/* What each event kind does: registered by the kernel paths
@@ -298,6 +300,10 @@ struct sim {
 	/* Which CPUs may cache a translation, for the oracle (tlb_tags.h). */
 	struct tlb_tags tlb_tags;
 	struct machine_flushes all_flushes;
+	/* Drawn accesses whose lines are not yet prefetched: they go out
+	 * SIM_PREFETCH_BURST at a time (workload.c, prefetch_soon()). */
+	struct { const void *page, *set; } prefetch_ring[SIM_PREFETCH_BURST];
+	unsigned int prefetch_queued;
 };
 
 /* The emulator's smp_processor_id(): the CPU the current event runs on. */

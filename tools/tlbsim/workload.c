@@ -13,7 +13,7 @@
  * pushes its next sample back by the same amount.
  *
  * A thread's next page is drawn when its next sample is scheduled, and its
- * page state and TLB slot are prefetched then: with hundreds of threads in
+ * page state and TLB slot are prefetched soon after: with hundreds of threads in
  * flight the lines are usually in cache by the time the sample runs, which
  * is what keeps large working sets fast.
  */
@@ -59,14 +59,37 @@ static uint64_t sweep_next(const struct sim *s, const struct thread *t)
 	return t->slice_start + off % t->slice_pages;
 }
 
+/*
+ * The early prefetches of drawn accesses go out eight at a time. Each
+ * line is a random one in hundreds of MiB, so each prefetch waits for a
+ * page walk before it retires; issued one per event, with an event's
+ * hundreds of instructions between them, those walks ran one after
+ * another (perf put half of a run on that one instruction). Eight in a
+ * row overlap. The accesses run hundreds of events later, so the lines
+ * are still in time.
+ */
+static void prefetch_soon(struct sim *s, const void *page, const void *set)
+{
+	unsigned int i;
+
+	s->prefetch_ring[s->prefetch_queued].page = page;
+	s->prefetch_ring[s->prefetch_queued].set = set;
+	if (++s->prefetch_queued < SIM_PREFETCH_BURST)
+		return;
+	for (i = 0; i < SIM_PREFETCH_BURST; i++) {
+		__builtin_prefetch(s->prefetch_ring[i].page);
+		tlb_prefetch_set(s->prefetch_ring[i].set);
+	}
+	s->prefetch_queued = 0;
+}
+
 static void pick_next(struct sim *s, struct thread *t)
 {
 	t->next_vpn = (int)s->p.v[P_PATTERN] == PATTERN_SWEEP ? sweep_next(s, t) :
 		      pick_page(s, t);
 	t->next_page = &t->mm->obj->page[t->next_vpn];
 	t->next_set = tlb_set_of(&s->cpu[t->cpu].tlb, tlb_key(t->mm->id, t->next_vpn));
-	__builtin_prefetch(t->next_page);
-	tlb_prefetch_set(t->next_set);
+	prefetch_soon(s, t->next_page, t->next_set);
 }
 
 /*
