@@ -203,20 +203,38 @@ static void *twin_main(void *arg)
  * host decides, and the output is the same either way.
  * - A second thread only helps on an idle core: on a 2-core host already
  *   running 10 jobs, the pair took 2.5x longer alongside than one after
- *   the other (measured). A core counts as idle when the load average
- *   leaves one free.
+ *   the other (measured). A core counts as idle when the tasks runnable
+ *   right now, this one included, are fewer than the cores. The one-minute
+ *   load average, used before, still counted the command that had just
+ *   finished, so on an idle host every other command ran its twin after.
  * - Two models at once double the peak memory; past a quarter of the
  *   host's memory for both page arrays (16 bytes per simulated page) the
  *   twin runs after, as a big machine's run must fit first of all.
  */
+static bool core_idle_now(long cpus)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	double load;
+	long running = -1;
+	int n = 0;
+
+	if (f) {
+		n = fscanf(f, "%*f %*f %*f %ld/", &running);
+		fclose(f);
+	}
+	if (n == 1 && running > 0)
+		return running < cpus;
+	/* No Linux /proc: the load average, as a whole core's worth. */
+	return getloadavg(&load, 1) == 1 && load <= (double)cpus - 1;
+}
+
 static bool twin_alongside(const struct params *p)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	double model = p->v[P_WORKING_SET_GIB] * (1 << 18) * sizeof(struct folio_page);
-	double load;
 
-	if (cpus < 2 || getloadavg(&load, 1) != 1 || load > (double)cpus - 1)
+	if (cpus < 2 || !core_idle_now(cpus))
 		return false;
 	return pages > 0 && page_size > 0 && 2 * model <= (double)pages * page_size / 4;
 }
