@@ -70,7 +70,7 @@ const struct param_def param_defs[NR_PARAMS] = {
 	[P_MMAP_WRITE_HOLD_MS] = { "mmap_write_hold_ms", "ms", 80, 0, 1e5, false, WL, NULL,
 		"how long that writer holds mmap_lock once the pass lets it in (its unmap and shootdown); the queued readers wait this long too; fitted to throughput loss" },
 	[P_CONVOY_SPIN_US] = { "convoy_spin_us", "us", 82000, 0, 1e7, false, WL, NULL,
-		"how long a reader blocked behind a queued writer spins before it sleeps; fitted to kernel cycles per hinting PTE" },
+		"how long a reader blocked behind a queued writer spins before it sleeps; fitted to kernel cycles per hinting PTE. A stand-in: 6.12's rwsem readers sleep at once (0)" },
 	[P_MIGRATE_FILTER] = { "migrate_filter", "", 0, 0, 1, true, WL, filter_names,
 		"probability: migrate_prob of misplaced faults migrate; last-node: should_numa_migrate_memory() of mm/mempolicy.c 6.12, a private folio migrates on its first fault while the mm has done at most 4 scan sequences, later only when its previous fault came from the same node" },
 	[P_SCAN_OVERHEAD_RATIO] = { "scan_overhead_ratio", "factor", 0, 0, 1000, false, WL, NULL,
