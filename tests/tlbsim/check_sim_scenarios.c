@@ -246,12 +246,6 @@ START_TEST(test_scenarios_invlpgb_broadcasts_instead_of_ipis)
 END_TEST
 
 /*
- * numa-hint-fault models v5.13, before migrations batched their flush:
- * every unmap of a cached page is a one-page flush (ptep_clear_flush()),
- * nothing ever marks the mm batched, so the scanner has nothing to drain.
- * The same load on a v6.4+ kernel batches: full flushes and drains.
- */
-/*
  * Where the page of a migration during a pass was marked. Passes of four
  * tables (4 MiB of a 51 MiB working set, so each pass marks new pages)
  * about every 150 ms. When every marked page is touched within
@@ -259,20 +253,15 @@ END_TEST
  * the chunk that pass covers; when the touch comes about a scan period
  * later, it is mostly of a page the pass before marked.
  */
+#define PASS_ORIGIN_LOAD "cpus=4", "threads=4", "working_set_gib=0.05", "duration_s=3", \
+	"scan_size_mb=4", "scan_period_min_ms=100", "scan_delay_ms=100", \
+	"misplaced_fraction=0.5", "pte_update_ns=20000", "fault_prompt_fraction=1"
+
 START_TEST(test_scenarios_pass_origin_of_migrations)
 {
-	static const char *const at_once[] = {
-		"cpus=4", "threads=4", "working_set_gib=0.05", "duration_s=3",
-		"scan_size_mb=4", "scan_period_min_ms=100", "scan_delay_ms=100",
-		"misplaced_fraction=0.5", "pte_update_ns=20000",
-		"fault_prompt_fraction=1", "fault_prompt_ms=0.05", NULL,
-	};
-	static const char *const a_period_later[] = {
-		"cpus=4", "threads=4", "working_set_gib=0.05", "duration_s=3",
-		"scan_size_mb=4", "scan_period_min_ms=100", "scan_delay_ms=100",
-		"misplaced_fraction=0.5", "pte_update_ns=20000",
-		"fault_prompt_fraction=1", "fault_prompt_ms=150", NULL,
-	};
+	static const char *const at_once[] = { PASS_ORIGIN_LOAD, "fault_prompt_ms=0.05", NULL };
+	static const char *const a_period_later[] = { PASS_ORIGIN_LOAD, "fault_prompt_ms=150",
+						      NULL };
 	struct metrics now = run("numa-balancing", "always", at_once, 1);
 	struct metrics later = run("numa-balancing", "always", a_period_later, 1);
 
@@ -287,6 +276,12 @@ START_TEST(test_scenarios_pass_origin_of_migrations)
 }
 END_TEST
 
+/*
+ * numa-hint-fault models v5.13, before migrations batched their flush:
+ * every unmap of a cached page is a one-page flush (ptep_clear_flush()),
+ * nothing ever marks the mm batched, so the scanner has nothing to drain.
+ * The same load on a v6.4+ kernel batches: full flushes and drains.
+ */
 START_TEST(test_scenarios_hint_fault_models_pre_v6_4_migration)
 {
 	static const char *const batching[] = { "scale=0.03", "processes=1",

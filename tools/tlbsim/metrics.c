@@ -148,10 +148,9 @@ void metrics_from_sim(const struct sim *s, struct metrics *m)
 		ratio((double)st->migrations_with_flush_pending, (double)st->migrate_calls);
 	m->v[M_FAULTS_DURING_PASS_FRACTION] =
 		ratio((double)st->faults_during_pass, (double)st->hint_faults);
-	during = (double)(st->migrations_during_pass[SCAN_ORIGIN_THIS_PASS] +
-			  st->migrations_during_pass[SCAN_ORIGIN_RECENT] +
-			  st->migrations_during_pass[SCAN_ORIGIN_OLDER]);
-	m->v[M_MIGRATIONS_DURING_PASS_FRACTION] = ratio(during, (double)st->hint_migrations);
+	for (i = 0, during = 0; i < NR_SCAN_ORIGINS; i++)
+		during += (double)st->migrations_during_pass[i];
+	m->v[M_MIGRATIONS_DURING_PASS_FRACTION] = ratio(during, (double)st->migrate_calls);
 	m->v[M_DURING_PASS_THIS_CHUNK_FRACTION] =
 		ratio((double)st->migrations_during_pass[SCAN_ORIGIN_THIS_PASS], during);
 	m->v[M_DURING_PASS_RECENT_FRACTION] =

@@ -137,7 +137,6 @@ static int f_migrate(void *ctx, const struct tlbp_hint_folio *folio, int target)
 		f->s->st.migrate_failed++;
 		return err;
 	}
-	f->s->st.hint_migrations++;
 	if (f->mm->in_pass)
 		f->s->st.migrations_during_pass[sim_scan_origin(f->mm, f->vpn)]++;
 	return 0;

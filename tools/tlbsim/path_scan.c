@@ -75,10 +75,9 @@ void sim_scan_start(struct sim *s, struct mm *mm)
 	if (mm->scan_next_vpn >= mm->nr_pages)
 		mm->scan_next_vpn = 0;
 	/* Before the first pass both are [0, 0): empty. */
-	mm->earlier_pass[1][0] = mm->earlier_pass[0][0];
-	mm->earlier_pass[1][1] = mm->earlier_pass[0][1];
-	mm->earlier_pass[0][0] = mm->pass_start_vpn;
-	mm->earlier_pass[0][1] = mm->scan_pass_end;
+	mm->earlier_pass[1] = mm->earlier_pass[0];
+	mm->earlier_pass[0].start = mm->pass_start_vpn;
+	mm->earlier_pass[0].end = mm->scan_pass_end;
 	mm->pass_start_vpn = mm->scan_next_vpn;
 	mm->scan_pass_end = mm->scan_next_vpn + pages;
 	if (mm->scan_pass_end > mm->nr_pages)
@@ -266,7 +265,7 @@ enum scan_origin sim_scan_origin(const struct mm *mm, uint64_t vpn)
 	if (vpn >= mm->pass_start_vpn && vpn < mm->scan_pass_end)
 		return SCAN_ORIGIN_THIS_PASS;
 	for (i = 0; i < 2; i++)
-		if (vpn >= mm->earlier_pass[i][0] && vpn < mm->earlier_pass[i][1])
+		if (vpn >= mm->earlier_pass[i].start && vpn < mm->earlier_pass[i].end)
 			return SCAN_ORIGIN_RECENT;
 	return SCAN_ORIGIN_OLDER;
 }

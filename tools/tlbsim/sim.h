@@ -68,9 +68,9 @@ struct mm {
 	uint64_t scan_next_vpn;
 	uint64_t scan_pass_end;  /* vpn where the current pass stops */
 	uint64_t pass_start_vpn; /* vpn where the current (or last) pass began */
-	/* [start, end) of the one and two passes before it, for where a
+	/* The pages the one and two passes before it marked, for where a
 	 * migration's page was marked (enum scan_origin) */
-	uint64_t earlier_pass[2][2];
+	struct { uint64_t start, end; } earlier_pass[2];
 	uint64_t scan_period_ns;
 	uint64_t pass_started_ns;
 	unsigned int scan_cpu_rr;
@@ -185,9 +185,9 @@ struct stats {
 	uint64_t scanner_flush_mm_calls, batched_pending_drains;
 	uint64_t scan_passes, scan_pass_ns_total, scan_in_pass_ns;
 	uint64_t faults_during_pass;
-	/* hint-fault migrations, and those taken while a pass ran, by where
-	 * their page was marked (enum scan_origin) */
-	uint64_t hint_migrations, migrations_during_pass[NR_SCAN_ORIGINS];
+	/* hint-fault migrations taken while a pass ran, by where their page
+	 * was marked (enum scan_origin); all of them are migrate_calls */
+	uint64_t migrations_during_pass[NR_SCAN_ORIGINS];
 	uint64_t prompt_faults;       /* hint faults from the active-set stream */
 	uint64_t convoy_passes, convoy_ns; /* passes with a queued writer, thread time lost */
 	uint64_t scan_period_updates;
