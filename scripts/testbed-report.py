@@ -181,6 +181,50 @@ def table(a):
                                                   r['params']['run'], r['status']))
 
 
+# The scanner's work per task_numa_work() scan (patch 0006): label, and the
+# value of one record, or None where the record lacks a counter.
+def _per_scan(m, key, scale=1.0):
+    n = m.get('numa_scan_passes')
+    return m[key] / n / scale if n and key in m else None
+
+
+SCANNER_ROWS = (
+    ('`task_numa_work()` scans (`numa_scan_passes`)', lambda m: m.get('numa_scan_passes')),
+    ('scan sequences (`window_scan_seqs`)', lambda m: m.get('window_scan_seqs')),
+    ('runtime a scan, ms (`numa_scan_runtime_ns`)',
+     lambda m: _per_scan(m, 'numa_scan_runtime_ns', 1e6)),
+    ('wall time a scan, ms', lambda m: _per_scan(m, 'numa_scan_wall_ns', 1e6)),
+    ('final flush of a `change_prot_numa()`, ms',
+     lambda m: m['numa_prot_flush_ns'] / m['numa_prot_calls'] / 1e6
+     if m.get('numa_prot_calls') else None),
+    ('scanner batched-pending drains a scan', lambda m: _per_scan(m, 'scanner_pending_flushes')),
+    ('share of the window spent scanning',
+     lambda m: m['numa_scan_wall_ns'] / (m['_window_s'] * 1e9)
+     if m.get('_window_s') and 'numa_scan_wall_ns' in m else None),
+)
+
+
+def scanner(a):
+    by_policy = {}
+    for r in load(a.records):
+        if r['status'] == 'ok' and 'numa_scan_passes' in r['metrics']:
+            m = dict(r['metrics'])
+            m['_window_s'] = float(r['params'].get('workload_window', 0))
+            by_policy.setdefault(r['policy'], []).append(m)
+    pols = sorted(by_policy)
+    print('| | ' + ' | '.join('%s (%d run%s)' % (p, len(by_policy[p]),
+                                                 '' if len(by_policy[p]) == 1 else 's')
+                              for p in pols) + ' |')
+    print('|---|' + '---|' * len(pols))
+    for label, get in SCANNER_ROWS:
+        row = [label]
+        for p in pols:
+            vals = [v for v in (get(m) for m in by_policy[p]) if v is not None]
+            row.append('%s [%s-%s]' % (fmt(statistics.median(vals)), fmt(min(vals)),
+                                       fmt(max(vals))) if vals else '-')
+        print('| ' + ' | '.join(row) + ' |')
+
+
 def gate(a):
     recs = cells(load(a.records))
     always = [r for r in recs.get(('numa-private', 'always'), []) if r['status'] == 'ok']
@@ -227,8 +271,11 @@ def main():
     t.add_argument('records')
     g = sub.add_parser('gate')
     g.add_argument('records')
+    sc = sub.add_parser('scanner')
+    sc.add_argument('records')
     a = ap.parse_args()
-    {'record': record, 'brief': brief, 'table': table, 'gate': gate}[a.cmd](a)
+    {'record': record, 'brief': brief, 'table': table, 'gate': gate,
+     'scanner': scanner}[a.cmd](a)
 
 
 if __name__ == '__main__':

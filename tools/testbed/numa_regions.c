@@ -214,6 +214,41 @@ static void run_threads(const struct params *p, const struct tb_nodes *nodes,
 	}
 }
 
+/*
+ * The mm's completed NUMA scan sequences (mm->numa_scan_seq, printed in
+ * /proc/self/sched with CONFIG_SCHED_DEBUG), or -1 if it cannot be read.
+ * One sequence marks every VMA once; it may take several task_numa_work()
+ * calls, which the kernel counts in numa_scan_passes.
+ */
+static long scan_seq_now(void)
+{
+	char line[256];
+	long seq = -1;
+	FILE *f = fopen("/proc/self/sched", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "mm->numa_scan_seq", 17)) {
+			char *colon = strchr(line, ':');
+
+			if (colon)
+				seq = strtol(colon + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return seq;
+}
+
+/* Sweeps completed so far: [0] by the moving threads, [1] by the stable. */
+static void sweeps_now(const struct control *ctl, const struct params *p,
+		       unsigned long sum[2])
+{
+	sum[0] = sum[1] = 0;
+	for (unsigned int i = 0; i < p->moving + p->stable; i++)
+		sum[i >= p->moving] += ((const volatile unsigned long *)ctl->passes)[i];
+}
+
 int main(int argc, char **argv)
 {
 	struct params p;
@@ -222,6 +257,8 @@ int main(int argc, char **argv)
 	pthread_barrierattr_t ba;
 	pthread_t tids[MAX_THREADS];
 	struct worker ws[MAX_THREADS];
+	unsigned long begin[2], end[2];
+	long seq_begin, seq_end;
 	unsigned int nr = 0, half;
 	size_t region_len, map_len;
 	char *map, *region;
@@ -282,9 +319,13 @@ int main(int argc, char **argv)
 	pthread_barrier_wait(&ctl->ready);
 	pthread_barrier_wait(&ctl->ready);
 	tb_sleep_ms(p.warmup * 1000);
+	sweeps_now(ctl, &p, begin);
+	seq_begin = scan_seq_now();
 	tb_snapshot("begin");
 	tb_sleep_ms(p.window * 1000);
 	tb_snapshot("end");
+	sweeps_now(ctl, &p, end);
+	seq_end = scan_seq_now();
 	ctl->stop = 1;
 	for (unsigned int i = 0; i < nr; i++)
 		pthread_join(tids[i], NULL);
@@ -298,7 +339,13 @@ int main(int argc, char **argv)
 			passes += ctl->passes[i];
 			switches += ctl->switches[i];
 		}
-		printf("@@result passes=%lu switches=%lu\n", passes, switches);
+		/* One line: the report keeps the last line of each kind. */
+		printf("@@result passes=%lu switches=%lu window_moving_passes=%lu "
+		       "window_stable_passes=%lu", passes, switches,
+		       end[0] - begin[0], end[1] - begin[1]);
+		if (seq_begin >= 0 && seq_end >= 0)
+			printf(" window_scan_seqs=%ld", seq_end - seq_begin);
+		printf("\n");
 	}
 	return 0;
 }
