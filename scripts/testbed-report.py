@@ -191,6 +191,11 @@ def _per_scan(m, key, scale=1.0):
 SCANNER_ROWS = (
     ('`task_numa_work()` scans (`numa_scan_passes`)', lambda m: m.get('numa_scan_passes')),
     ('scan sequences (`window_scan_seqs`)', lambda m: m.get('window_scan_seqs')),
+    ('sequences the scans completed (`numa_scan_seq_wraps`)',
+     lambda m: m.get('numa_scan_seq_wraps')),
+    ('scans that forced a skipped VMA (`numa_scan_forced`)', lambda m: m.get('numa_scan_forced')),
+    ('VMAs skipped a scan, not faulted on by the task (`numa_scan_pid_skips`)',
+     lambda m: _per_scan(m, 'numa_scan_pid_skips')),
     ('runtime a scan, ms (`numa_scan_runtime_ns`)',
      lambda m: _per_scan(m, 'numa_scan_runtime_ns', 1e6)),
     ('wall time a scan, ms', lambda m: _per_scan(m, 'numa_scan_wall_ns', 1e6)),
@@ -198,6 +203,10 @@ SCANNER_ROWS = (
      lambda m: m['numa_prot_flush_ns'] / m['numa_prot_calls'] / 1e6
      if m.get('numa_prot_calls') else None),
     ('scanner batched-pending drains a scan', lambda m: _per_scan(m, 'scanner_pending_flushes')),
+    ('workers\' runtime over their wall time (`window_worker_runtime_ms`)',
+     lambda m: m['window_worker_runtime_ms'] / (m['_threads'] * m['_window_s'] * 1e3)
+     if m.get('_threads') and m.get('_window_s') and 'window_worker_runtime_ms' in m
+     else None),
     ('share of the window spent scanning',
      lambda m: m['numa_scan_wall_ns'] / (m['_window_s'] * 1e9)
      if m.get('_window_s') and 'numa_scan_wall_ns' in m else None),
@@ -210,6 +219,8 @@ def scanner(a):
         if r['status'] == 'ok' and 'numa_scan_passes' in r['metrics']:
             m = dict(r['metrics'])
             m['_window_s'] = float(r['params'].get('workload_window', 0))
+            m['_threads'] = int(r['params'].get('workload_moving', 0)) + \
+                int(r['params'].get('workload_stable', 0))
             by_policy.setdefault(r['policy'], []).append(m)
     pols = sorted(by_policy)
     print('| | ' + ' | '.join('%s (%d run%s)' % (p, len(by_policy[p]),

@@ -10,7 +10,7 @@ report="python3 ${top_srcdir:-.}/scripts/testbed-report.py"
 . "${top_srcdir:-.}/tests/check-helpers.sh"
 
 rec() { # policy status scans runtime_ns wall_ns drains
-	printf '{"scenario": "numa-private", "policy": "%s", "status": "%s", "params": {"workload_window": "10"}, "metrics": {"numa_scan_passes": %s, "numa_scan_runtime_ns": %s, "numa_scan_wall_ns": %s, "scanner_pending_flushes": %s, "numa_prot_calls": 4, "numa_prot_flush_ns": 40000000}}\n' "$@"
+	printf '{"scenario": "numa-private", "policy": "%s", "status": "%s", "params": {"workload_window": "10", "workload_moving": "1", "workload_stable": "1"}, "metrics": {"window_worker_runtime_ms": 10000, "numa_scan_passes": %s, "numa_scan_runtime_ns": %s, "numa_scan_wall_ns": %s, "scanner_pending_flushes": %s, "numa_prot_calls": 4, "numa_prot_flush_ns": 40000000}}\n' "$@"
 }
 {
 	rec always ok 10 10000000000 10000000000 500
@@ -30,6 +30,8 @@ echo "$out" | grep -q '^| final flush of a `change_prot_numa()`, ms | 10 \[10-10
 	&& ok "flush per change_prot_numa() call" || bad "flush: $out"
 echo "$out" | grep -q '^| share of the window spent scanning | 0.75 \[0.5-1\] | 0.04 \[0.04-0.04\] |$' \
 	&& ok "share of the window" || bad "share: $out"
+echo "$out" | grep -q "^| workers' runtime over their wall time (\`window_worker_runtime_ms\`) | 0.5 \[0.5-0.5\] | 0.5 \[0.5-0.5\] |\$" \
+	&& ok "runtime over wall time, the threads from the workload's params" || bad "runtime share: $out"
 echo "$out" | grep -q '^| scan sequences (`window_scan_seqs`) | - | - |$' \
 	&& ok "a counter no record has prints -" || bad "missing: $out"
 [ "$fails" -eq 0 ]

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -60,6 +61,7 @@ struct control {
 	volatile int stop;
 	unsigned long passes[MAX_THREADS];
 	unsigned long switches[MAX_THREADS];
+	pid_t tid[MAX_THREADS];
 };
 
 struct worker {
@@ -97,6 +99,7 @@ static void *worker_main(void *arg)
 	int node = w->id % 2;
 	double next = 0;
 
+	w->ctl->tid[w->id] = (pid_t)syscall(SYS_gettid);
 	tb_pin_to_node(w->nodes, node);
 	touch(w->p, w->base, w->len, 1);
 	if (w->p->mode == MODE_THP_SPLIT) {
@@ -240,6 +243,39 @@ static long scan_seq_now(void)
 	return seq;
 }
 
+/*
+ * The workers' summed se.sum_exec_runtime in ms (/proc/TID/sched), the
+ * runtime task_tick_numa() paces NUMA scans by, or -1 if unreadable.
+ */
+static double runtime_ms_now(const struct control *ctl, const struct params *p)
+{
+	double sum = 0;
+
+	for (unsigned int i = 0; i < p->moving + p->stable; i++) {
+		char path[64], line[256];
+		double ms = -1;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/sched", (int)ctl->tid[i]);
+		f = fopen(path, "r");
+		if (!f)
+			return -1;
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "se.sum_exec_runtime", 19)) {
+				char *colon = strchr(line, ':');
+
+				if (colon)
+					ms = strtod(colon + 1, NULL);
+				break;
+			}
+		fclose(f);
+		if (ms < 0)
+			return -1;
+		sum += ms;
+	}
+	return sum;
+}
+
 /* Sweeps completed so far: [0] by the moving threads, [1] by the stable. */
 static void sweeps_now(const struct control *ctl, const struct params *p,
 		       unsigned long sum[2])
@@ -259,6 +295,7 @@ int main(int argc, char **argv)
 	struct worker ws[MAX_THREADS];
 	unsigned long begin[2], end[2];
 	long seq_begin, seq_end;
+	double run_begin, run_end;
 	unsigned int nr = 0, half;
 	size_t region_len, map_len;
 	char *map, *region;
@@ -321,11 +358,13 @@ int main(int argc, char **argv)
 	tb_sleep_ms(p.warmup * 1000);
 	sweeps_now(ctl, &p, begin);
 	seq_begin = scan_seq_now();
+	run_begin = runtime_ms_now(ctl, &p);
 	tb_snapshot("begin");
 	tb_sleep_ms(p.window * 1000);
 	tb_snapshot("end");
 	sweeps_now(ctl, &p, end);
 	seq_end = scan_seq_now();
+	run_end = runtime_ms_now(ctl, &p);
 	ctl->stop = 1;
 	for (unsigned int i = 0; i < nr; i++)
 		pthread_join(tids[i], NULL);
@@ -345,6 +384,8 @@ int main(int argc, char **argv)
 		       end[0] - begin[0], end[1] - begin[1]);
 		if (seq_begin >= 0 && seq_end >= 0)
 			printf(" window_scan_seqs=%ld", seq_end - seq_begin);
+		if (run_begin >= 0 && run_end >= 0)
+			printf(" window_worker_runtime_ms=%.0f", run_end - run_begin);
 		printf("\n");
 	}
 	return 0;
