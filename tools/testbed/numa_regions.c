@@ -218,57 +218,54 @@ static void run_threads(const struct params *p, const struct tb_nodes *nodes,
 }
 
 /*
- * The mm's completed NUMA scan sequences (mm->numa_scan_seq, printed in
- * /proc/self/sched with CONFIG_SCHED_DEBUG), or -1 if it cannot be read.
- * One sequence marks every VMA once; it may take several task_numa_work()
- * calls, which the kernel counts in numa_scan_passes.
+ * The value of @key in a /proc/<pid>/sched file (CONFIG_SCHED_DEBUG),
+ * lines "key : value", or -1 if the file or the line is missing.
  */
-static long scan_seq_now(void)
+static double sched_field(const char *path, const char *key)
 {
 	char line[256];
-	long seq = -1;
-	FILE *f = fopen("/proc/self/sched", "r");
+	double v = -1;
+	size_t len = strlen(key);
+	FILE *f = fopen(path, "r");
 
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "mm->numa_scan_seq", 17)) {
+		if (!strncmp(line, key, len) && (line[len] == ' ' || line[len] == ':')) {
 			char *colon = strchr(line, ':');
 
 			if (colon)
-				seq = strtol(colon + 1, NULL, 10);
+				v = strtod(colon + 1, NULL);
 			break;
 		}
 	fclose(f);
-	return seq;
+	return v;
 }
 
 /*
- * The workers' summed se.sum_exec_runtime in ms (/proc/TID/sched), the
- * runtime task_tick_numa() paces NUMA scans by, or -1 if unreadable.
+ * The mm's completed NUMA scan sequences (mm->numa_scan_seq), or -1. One
+ * sequence marks every VMA once; it may take several task_numa_work()
+ * calls, which the kernel counts in numa_scan_passes.
+ */
+static long scan_seq_now(void)
+{
+	return (long)sched_field("/proc/self/sched", "mm->numa_scan_seq");
+}
+
+/*
+ * The workers' summed se.sum_exec_runtime in ms, the runtime
+ * task_tick_numa() paces NUMA scans by, or -1 if unreadable.
  */
 static double runtime_ms_now(const struct control *ctl, const struct params *p)
 {
 	double sum = 0;
 
 	for (unsigned int i = 0; i < p->moving + p->stable; i++) {
-		char path[64], line[256];
-		double ms = -1;
-		FILE *f;
+		char path[64];
+		double ms;
 
 		snprintf(path, sizeof(path), "/proc/%d/sched", (int)ctl->tid[i]);
-		f = fopen(path, "r");
-		if (!f)
-			return -1;
-		while (fgets(line, sizeof(line), f))
-			if (!strncmp(line, "se.sum_exec_runtime", 19)) {
-				char *colon = strchr(line, ':');
-
-				if (colon)
-					ms = strtod(colon + 1, NULL);
-				break;
-			}
-		fclose(f);
+		ms = sched_field(path, "se.sum_exec_runtime");
 		if (ms < 0)
 			return -1;
 		sum += ms;
