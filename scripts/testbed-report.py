@@ -152,6 +152,13 @@ def fmt(v):
     return '%d' % v
 
 
+def median_range(vals):
+    """A table cell: median [min-max], or - when there is nothing."""
+    if not vals:
+        return '-'
+    return '%s [%s-%s]' % (fmt(statistics.median(vals)), fmt(min(vals)), fmt(max(vals)))
+
+
 def cells(recs):
     out = {}
     for r in recs:
@@ -172,8 +179,7 @@ def table(a):
         row = ['%s' % s, p, '%d/%d' % (len(ok), len(rs))]
         for c in COLUMNS:
             vals = [r['metrics'][c] for r in ok if c in r['metrics']]
-            row.append('%s [%s-%s]' % (fmt(statistics.median(vals)), fmt(min(vals)), fmt(max(vals)))
-                       if vals else '-')
+            row.append(median_range(vals))
         print('| ' + ' | '.join(row) + ' |')
     bad = [r for r in recs if r['status'] != 'ok']
     for r in bad:
@@ -231,8 +237,7 @@ def scanner(a):
         row = [label]
         for p in pols:
             vals = [v for v in (get(m) for m in by_policy[p]) if v is not None]
-            row.append('%s [%s-%s]' % (fmt(statistics.median(vals)), fmt(min(vals)),
-                                       fmt(max(vals))) if vals else '-')
+            row.append(median_range(vals))
         print('| ' + ' | '.join(row) + ' |')
 
 
