@@ -357,8 +357,50 @@ START_TEST(test_aspace_folios_and_bytes_per_page)
 		o->page[v].order = 9;
 	ck_assert_uint_eq(folio_head(&s->mm[0], 700), 512);
 	ck_assert_uint_eq(folio_pages(&s->mm[0], 700), 512);
-	ck_assert_uint_eq(o->page[3].mapcount, 1);
-	/* 8 bytes of folio state and 1 PTE byte per page: within 16. */
+	ck_assert_uint_eq(o->nr_mappers, 1);
+	ck_assert_ptr_null(o->pte_more);
+	/* A private mapping: folio state and its one PTE in 8 bytes a page. */
+	ck_assert_uint_eq(aspace_bytes(s), 8 * NR_PAGES);
+	destroy(s);
+}
+END_TEST
+
+/*
+ * An object MAP_SHARED by the most processes a page can record: each
+ * mapping has a PTE of its own, a write through one leaves the others
+ * alone, and one more mapper is refused rather than written past.
+ */
+START_TEST(test_aspace_shared_object_ptes)
+{
+	struct sim *s = calloc(1, sizeof(*s));
+	struct mm *mm[MAX_MAPPERS];
+	struct object *o;
+	unsigned int k;
+
+	ck_assert_ptr_nonnull(s);
+	params_defaults(&s->p);
+	s->flush_ops = backend_ops(BACKEND_X86_IPI);
+	ck_assert_int_eq(sim_machine_init(s, NR_CPUS, 2), 0);
+	s->obj = calloc(1, sizeof(*s->obj));
+	s->mm = calloc(MAX_MAPPERS + 1, sizeof(*s->mm));
+	o = sim_object_new(s, NR_PAGES, 0);
+	ck_assert_ptr_nonnull(o);
+	for (k = 0; k < MAX_MAPPERS; k++) {
+		mm[k] = sim_mm_new(s, o);
+		ck_assert_ptr_nonnull(mm[k]);
+		ck_assert_uint_eq(*pte_of(mm[k], NR_PAGES - 1), PTE_PRESENT);
+	}
+	ck_assert_ptr_null(sim_mm_new(s, o));
+	ck_assert_uint_eq(o->nr_mappers, MAX_MAPPERS);
+	for (k = 0; k < MAX_MAPPERS; k++)
+		*pte_of(mm[k], 7) = k % 2 ? PTE_PROTNONE : PTE_PRESENT | PTE_DIRTY;
+	for (k = 0; k < MAX_MAPPERS; k++) {
+		ck_assert_uint_eq(*pte_of(mm[k], 7), k % 2 ? PTE_PROTNONE : PTE_PRESENT | PTE_DIRTY);
+		ck_assert_uint_eq(*pte_of(mm[k], 6), PTE_PRESENT);
+		ck_assert_uint_eq(*pte_of(mm[k], 8), PTE_PRESENT);
+	}
+	/* 8 bytes, plus a PTE byte for each further slot: within 16. */
+	ck_assert_uint_eq(aspace_bytes(s), (8 + MAX_MAPPERS - 1) * NR_PAGES);
 	ck_assert_uint_le(aspace_bytes(s) / NR_PAGES, 16);
 	destroy(s);
 }
@@ -574,6 +616,7 @@ static Suite *model_suite(void)
 			    BACKEND_X86_IPI, BACKEND_X86_INVLPGB + 1);
 	tcase_add_test(tc, test_backend_shared_ctx_issues_from_this_cpu);
 	tcase_add_test(tc, test_aspace_folios_and_bytes_per_page);
+	tcase_add_test(tc, test_aspace_shared_object_ptes);
 	tcase_add_test(tc, test_oracle_safe_migration_flushes_pending_gather);
 	tcase_add_test(tc, test_oracle_catches_never_flush);
 	tcase_add_test(tc, test_oracle_catches_ignore_pending);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * Address spaces and their backing objects. Memory per simulated 4 KiB
- * page: one 16-byte struct folio_page, PTEs of every mapping included.
+ * page: one 8-byte struct folio_page, with the first mapping's PTE; an
+ * object mapped by more processes adds MAX_MAPPERS - 1 PTE bytes.
  */
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -51,6 +52,15 @@ struct object *sim_object_new(struct sim *s, uint64_t nr_pages, unsigned int ord
 	return o->page ? o : NULL;
 }
 
+/* The PTE bytes of mapper slots 1.., made when a second process maps @obj. */
+static int pte_more_new(struct object *obj)
+{
+	size_t bytes = (size_t)obj->nr_pages * (MAX_MAPPERS - 1);
+
+	obj->pte_more = calloc(1, bytes ? bytes : 1);
+	return obj->pte_more ? 0 : -1;
+}
+
 struct mm *sim_mm_new(struct sim *s, struct object *obj)
 {
 	size_t bytes = tlbp_cpuset_size(s->nr_cpus);
@@ -65,12 +75,12 @@ struct mm *sim_mm_new(struct sim *s, struct object *obj)
 	    tlbp_mm_init(&mm->flush, s->flush_ops, &s->this_cpu_ctx) ||
 	    tlbp_cpuset_init(&mm->cpus, mm->cpu_bits, bytes, s->nr_cpus))
 		return NULL;
+	if (obj->nr_mappers == 1 && pte_more_new(obj))
+		return NULL;
 	mm->slot = obj->nr_mappers;
 	obj->mapper[obj->nr_mappers++] = mm;
-	for (i = 0; i < obj->nr_pages; i++) {
-		obj->page[i].pte[mm->slot] = PTE_PRESENT;
-		obj->page[i].mapcount++;
-	}
+	for (i = 0; i < obj->nr_pages; i++)
+		*obj_pte(obj, mm->slot, i) = PTE_PRESENT;
 	return mm;
 }
 
@@ -96,6 +106,7 @@ uint64_t aspace_bytes(const struct sim *s)
 	unsigned int i;
 
 	for (i = 0; i < s->nr_objs; i++)
-		bytes += s->obj[i].nr_pages * sizeof(struct folio_page);
+		bytes += s->obj[i].nr_pages * (sizeof(struct folio_page) +
+					       (s->obj[i].pte_more ? MAX_MAPPERS - 1 : 0));
 	return bytes;
 }

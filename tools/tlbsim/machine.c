@@ -82,8 +82,10 @@ void sim_free(struct sim *s)
 	}
 	for (i = 0; s->mm && i < s->nr_mms; i++)
 		free(s->mm[i].cpu_bits);
-	for (i = 0; s->obj && i < s->nr_objs; i++)
+	for (i = 0; s->obj && i < s->nr_objs; i++) {
 		free(s->obj[i].page);
+		free(s->obj[i].pte_more);
+	}
 	free(s->cpu);
 	free(s->thread);
 	free(s->mm);

@@ -59,7 +59,7 @@ static int f_target_node(void *ctx, const struct tlbp_hint_folio *folio,
 	struct sim *s = f->s;
 	unsigned int here = s->cpu[f->t->cpu].node;
 
-	if (f->mm->obj->page[f->vpn].mapcount > 1)
+	if (f->mm->obj->nr_mappers > 1)
 		*flags |= TLBP_TNF_SHARED;
 	if ((int)s->p.v[P_MIGRATE_FILTER] == FILTER_LAST_NODE) {
 		/* Recorded on every fault, local ones too. */

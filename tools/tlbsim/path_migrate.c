@@ -103,9 +103,9 @@ static void folio_mapcounts(const struct object *o, uint64_t head, uint64_t nr,
 
 	for (m = 0; m < o->nr_mappers; m++) {
 		for (v = head; v < head + nr; v++)
-			if (o->page[v].pte[m] & (PTE_PRESENT | PTE_PROTNONE))
+			if (*obj_pte(o, m, v) & (PTE_PRESENT | PTE_PROTNONE))
 				maps++;
-		if (o->page[head].pte[m] & (PTE_PRESENT | PTE_PROTNONE))
+		if (*obj_pte(o, m, head) & (PTE_PRESENT | PTE_PROTNONE))
 			head_maps++;
 	}
 	f->mapcount = maps;

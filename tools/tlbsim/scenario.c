@@ -208,7 +208,7 @@ static void *twin_main(void *arg)
  *   load average, used before, still counted the command that had just
  *   finished, so on an idle host every other command ran its twin after.
  * - Two models at once double the peak memory; past a quarter of the
- *   host's memory for both page arrays (16 bytes per simulated page) the
+ *   host's memory for both page arrays (8 bytes per simulated page) the
  *   twin runs after, as a big machine's run must fit first of all.
  */
 static bool core_idle_now(long cpus)

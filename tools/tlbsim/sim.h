@@ -29,18 +29,21 @@
 #define PTE_MIGRATION 0x08 /* migration entry: not present, being moved */
 
 /*
- * Everything about one 4 KiB page in 16 bytes: its folio's state (every
- * page of a folio carries the same values) and the PTE byte of each process
- * mapping it, side by side so one cache line serves an access.
+ * Everything about one 4 KiB page in 8 bytes: its folio's state (every
+ * page of a folio carries the same values) and the PTE byte of the first
+ * process mapping it. The PTE bytes of further processes sharing the
+ * object live in the object's pte_more[], so the common private mapping
+ * pays for one PTE only: the page array is read at random on every
+ * sampled access, and half the bytes is half the memory a run faults in.
  */
 struct folio_page {
 	uint32_t frame_gen; /* bumped when the contents move to a new frame */
 	uint8_t node;
 	uint8_t order;      /* order of the folio this page belongs to */
 	uint8_t flags;
-	uint8_t mapcount;   /* processes mapping it */
-	uint8_t pte[MAX_MAPPERS]; /* indexed by struct mm's slot */
+	uint8_t pte;        /* the PTE of the mapper in slot 0 */
 };
+_Static_assert(sizeof(struct folio_page) == 8, "a page's state is 8 bytes");
 #define FOLIO_ISOLATED 0x01
 /* The node of the folio's last hint fault, plus one (0: none yet): the
  * nid half of the kernel's last_cpupid, for the last-node filter. */
@@ -50,14 +53,17 @@ struct folio_page {
 struct object {
 	uint64_t nr_pages;
 	struct folio_page *page;
-	unsigned int nr_mappers;
+	/* PTEs of slots 1..MAX_MAPPERS-1, MAX_MAPPERS-1 per page; NULL
+	 * until a second process maps the object. */
+	uint8_t *pte_more;
+	unsigned int nr_mappers; /* every page is mapped by all of them */
 	struct mm *mapper[MAX_MAPPERS];
 };
 
 struct mm {
 	uint32_t id;             /* 1.. ; part of TLB keys */
 	uint64_t nr_pages;
-	unsigned int slot;       /* this mm's index in folio_page.pte[] */
+	unsigned int slot;       /* this mm's PTE slot in its object (obj_pte()) */
 	struct object *obj;      /* page i maps obj->page[i] */
 	struct tlbp_mm flush;    /* batched generation pair, tlb_flush_pending */
 	struct tlbp_cpuset cpus; /* mm_cpumask */
@@ -325,10 +331,18 @@ static inline void sim_cpu_sync(struct sim *s, struct cpu *c)
 /* Every CPU caught up: before reading the whole machine's accounts. */
 void sim_cpus_sync(struct sim *s);
 
+/* The PTE of page @vpn of object @o in the mapping of slot @slot. */
+static inline uint8_t *obj_pte(const struct object *o, unsigned int slot, uint64_t vpn)
+{
+	if (!slot)
+		return &o->page[vpn].pte;
+	return &o->pte_more[vpn * (MAX_MAPPERS - 1) + slot - 1];
+}
+
 /* The PTE of virtual page @vpn in @mm. */
 static inline uint8_t *pte_of(const struct mm *mm, uint64_t vpn)
 {
-	return &mm->obj->page[vpn].pte[mm->slot];
+	return obj_pte(mm->obj, mm->slot, vpn);
 }
 
 /*
