@@ -197,6 +197,20 @@ static void *twin_main(void *arg)
 	return NULL;
 }
 
+/* The tasks runnable right now (Linux /proc), or -1. */
+static long runnable_now(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	long running = -1;
+
+	if (f) {
+		if (fscanf(f, "%*f %*f %*f %ld/", &running) != 1)
+			running = -1;
+		fclose(f);
+	}
+	return running;
+}
+
 /*
  * Whether the twin may run alongside its policy run: the two share nothing
  * (each has its model, its random stream and its results), so only the
@@ -204,28 +218,32 @@ static void *twin_main(void *arg)
  * - A second thread only helps on an idle core: on a 2-core host already
  *   running 10 jobs, the pair took 2.5x longer alongside than one after
  *   the other (measured). A core counts as idle when the tasks runnable
- *   right now, this one included, are fewer than the cores. The one-minute
- *   load average, used before, still counted the command that had just
- *   finished, so on an idle host every other command ran its twin after.
+ *   right now, this one included, are fewer than the cores at any of a
+ *   few looks 2 ms apart: one look alone often caught a kernel worker
+ *   passing through (the previous run's freed memory being handed back
+ *   to the hypervisor), and the pair then ran one after the other on an
+ *   idle host. The one-minute load average, used before, still counted
+ *   the command that had just finished.
  * - Two models at once double the peak memory; past a quarter of the
  *   host's memory for both page arrays (8 bytes per simulated page) the
  *   twin runs after, as a big machine's run must fit first of all.
  */
 static bool core_idle_now(long cpus)
 {
-	FILE *f = fopen("/proc/loadavg", "r");
+	static const struct timespec gap = { .tv_nsec = 2000000 };
 	double load;
-	long running = -1;
-	int n = 0;
+	long running = runnable_now();
+	int look;
 
-	if (f) {
-		n = fscanf(f, "%*f %*f %*f %ld/", &running);
-		fclose(f);
+	if (running <= 0) {
+		/* No Linux /proc: the load average, as a whole core's worth. */
+		return getloadavg(&load, 1) == 1 && load <= (double)cpus - 1;
 	}
-	if (n == 1 && running > 0)
-		return running < cpus;
-	/* No Linux /proc: the load average, as a whole core's worth. */
-	return getloadavg(&load, 1) == 1 && load <= (double)cpus - 1;
+	for (look = 1; running >= cpus && look < 4; look++) {
+		nanosleep(&gap, NULL);
+		running = runnable_now();
+	}
+	return running > 0 && running < cpus;
 }
 
 static bool twin_alongside(const struct params *p)
