@@ -31,6 +31,41 @@ START_TEST(test_tlb_insert_lookup_remove)
 }
 END_TEST
 
+/*
+ * Two TLBs side by side in one caller-owned block (as a machine keeps
+ * its CPUs'): each keeps its own entries, fills only its own slots, and
+ * tlb_free() leaves the block to its owner (freeing it would make the
+ * block's free() below a double free). No block, no TLB.
+ */
+START_TEST(test_tlb_init_at_shares_a_block)
+{
+	uint32_t n = tlb_slots_for(64), i;
+	struct tlb_slot *block = aligned_alloc(64, 2 * n * sizeof(*block));
+	struct tlb a, b;
+	uint64_t v;
+
+	ck_assert_ptr_nonnull(block);
+	ck_assert_uint_eq(n, 64);
+	ck_assert_uint_eq(tlb_slots_for(5), 5); /* one set of fewer ways */
+	ck_assert_int_eq(tlb_init_at(&a, 64, block), 0);
+	ck_assert_int_eq(tlb_init_at(&b, 64, block + n), 0);
+	for (v = 0; v < 1000; v++)
+		tlb_insert(&a, tlb_key(1, v), 1);
+	ck_assert_uint_eq(a.count, 64);
+	ck_assert_uint_eq(b.count, 0);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_eq(block[n + i].key, 0);
+	tlb_insert(&b, tlb_key(2, 7), 3);
+	ck_assert(tlb_lookup(&b, tlb_key(2, 7), NULL));
+	ck_assert(!tlb_lookup(&a, tlb_key(2, 7), NULL));
+	tlb_free(&a);
+	tlb_free(&b);
+	free(block);
+	ck_assert_int_eq(tlb_init_at(&a, 64, NULL), -1);
+	tlb_free(&a);
+}
+END_TEST
+
 START_TEST(test_tlb_capacity_evicts)
 {
 	struct tlb t;
@@ -228,6 +263,7 @@ static Suite *tlb_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_tlb_insert_lookup_remove);
 	tcase_add_test(tc, test_tlb_capacity_evicts);
+	tcase_add_test(tc, test_tlb_init_at_shares_a_block);
 	tcase_add_test(tc, test_tlb_flush_all_and_mm);
 	tcase_add_test(tc, test_tlb_matches_reference_model);
 	tcase_add_test(tc, test_tlb_unbounded_keeps_everything);

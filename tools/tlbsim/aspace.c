@@ -5,39 +5,18 @@
  * object mapped by more processes adds MAX_MAPPERS - 1 PTE bytes.
  */
 #include <stdlib.h>
-#include <sys/mman.h>
+#include "hugemem.h"
 #include "sim.h"
 
-/* The host's PMD size, the THP the page array asks for. */
-#define HOST_HUGE_BYTES ((size_t)2 << 20)
-
-/*
- * The page array is read at random by every sampled access. On 4 KiB host
- * pages nearly every read first walks the host's page table (the access
- * path's prefetch waits for it, and under a hypervisor that walk is
- * nested); on 2 MiB pages the host TLB covers the whole array. Aligned so
- * that every 2 MiB of it can be a huge page; the madvise is a hint whose
- * failure costs speed only. Every element is written here, so the pages
- * are faulted in once, with their contents.
- */
+/* Every element is written here, so the pages are faulted in once, with
+ * their contents. */
 static struct folio_page *page_array_new(uint64_t nr_pages, unsigned int order)
 {
-	size_t bytes = (size_t)nr_pages * sizeof(struct folio_page);
-	void *mem = NULL;
-	struct folio_page *fp;
+	struct folio_page *fp = huge_alloc((size_t)nr_pages * sizeof(*fp));
 	uint64_t i;
 
-	if (bytes < HOST_HUGE_BYTES)
-		mem = malloc(bytes ? bytes : 1);
-	else if (posix_memalign(&mem, HOST_HUGE_BYTES, bytes))
-		mem = NULL;
-	if (!mem)
+	if (!fp)
 		return NULL;
-#ifdef MADV_HUGEPAGE
-	if (bytes >= HOST_HUGE_BYTES)
-		(void)madvise(mem, bytes & ~(HOST_HUGE_BYTES - 1), MADV_HUGEPAGE);
-#endif
-	fp = mem;
 	for (i = 0; i < nr_pages; i++)
 		fp[i] = (struct folio_page){ .order = (uint8_t)order };
 	return fp;
@@ -57,7 +36,7 @@ static int pte_more_new(struct object *obj)
 {
 	size_t bytes = (size_t)obj->nr_pages * (MAX_MAPPERS - 1);
 
-	obj->pte_more = calloc(1, bytes ? bytes : 1);
+	obj->pte_more = huge_zalloc(bytes);
 	return obj->pte_more ? 0 : -1;
 }
 

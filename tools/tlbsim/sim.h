@@ -302,6 +302,7 @@ struct sim {
 	struct stats st;
 	char first_violation[160];
 	unsigned long *all_cpu_bits;
+	void *tlb_slots;             /* every CPU's TLB sets, one block */
 	struct tlbp_cpuset all_cpus;
 	/* Which CPUs may cache a translation, for the oracle (tlb_tags.h). */
 	struct tlb_tags tlb_tags;

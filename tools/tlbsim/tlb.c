@@ -28,21 +28,36 @@ int tlb_make_unbounded(struct tlb *t, uint32_t nr_mms, uint64_t nr_pages)
 	return t->dense ? 0 : -1;
 }
 
-int tlb_init(struct tlb *t, uint32_t capacity)
+/* Sets of TLB_WAYS (fewer ways below that), a power of two of them. */
+static void geometry(uint32_t capacity, uint32_t *ways, uint32_t *sets, uint32_t *bits)
 {
-	uint32_t sets = 1, bits = 0;
-
-	t->ways = capacity < TLB_WAYS ? (capacity ? capacity : 1) : TLB_WAYS;
-	while ((uint64_t)sets * 2 * t->ways <= capacity) {
-		sets *= 2;
-		bits++;
+	*ways = capacity < TLB_WAYS ? (capacity ? capacity : 1) : TLB_WAYS;
+	*sets = 1;
+	*bits = 0;
+	while ((uint64_t)*sets * 2 * *ways <= capacity) {
+		*sets *= 2;
+		(*bits)++;
 	}
-	t->nr_sets = sets;
+}
+
+uint32_t tlb_slots_for(uint32_t capacity)
+{
+	uint32_t ways, sets, bits;
+
+	geometry(capacity, &ways, &sets, &bits);
+	return sets * ways;
+}
+
+int tlb_init_at(struct tlb *t, uint32_t capacity, struct tlb_slot *slots)
+{
+	uint32_t bits;
+
+	geometry(capacity, &t->ways, &t->nr_sets, &bits);
 	t->set_shift = 64 - bits;
-	/* Cache-line aligned: a set of TLB_WAYS is two whole lines. */
-	t->slot = aligned_alloc(64, ((size_t)sets * t->ways * sizeof(*t->slot) + 63) & ~(size_t)63);
+	t->slot = slots;
+	t->own_slot = false;
 	if (t->slot)
-		memset(t->slot, 0, (size_t)sets * t->ways * sizeof(*t->slot));
+		memset(t->slot, 0, (size_t)t->nr_sets * t->ways * sizeof(*t->slot));
 	t->count = 0;
 	t->epoch = 1;
 	t->dense = NULL;
@@ -52,6 +67,17 @@ int tlb_init(struct tlb *t, uint32_t capacity)
 	t->tags = NULL;
 	t->tags_cpu = 0;
 	return t->slot ? 0 : -1;
+}
+
+int tlb_init(struct tlb *t, uint32_t capacity)
+{
+	size_t bytes = (size_t)tlb_slots_for(capacity) * sizeof(struct tlb_slot);
+	/* Cache-line aligned: a set of TLB_WAYS is two whole lines. */
+	struct tlb_slot *slots = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+	int ret = tlb_init_at(t, capacity, slots);
+
+	t->own_slot = slots != NULL;
+	return ret;
 }
 
 void tlb_attach_tags(struct tlb *t, struct tlb_tags *tags, uint32_t cpu)
@@ -72,7 +98,8 @@ static uint16_t *tag_of(const struct tlb *t, uint64_t key, uint32_t way)
 
 void tlb_free(struct tlb *t)
 {
-	free(t->slot);
+	if (t->own_slot)
+		free(t->slot);
 	free(t->dense);
 	t->slot = NULL;
 	t->dense = NULL;

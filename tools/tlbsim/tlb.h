@@ -32,6 +32,7 @@ struct tlb_dense_entry {
 
 struct tlb {
 	struct tlb_slot *slot; /* nr_sets * ways entries, set by set */
+	bool own_slot;         /* tlb_init()'s; tlb_init_at()'s are the caller's */
 	/* Unbounded mode (tlb_make_unbounded()): one entry per page of each
 	 * mm, mm by mm; NULL for a set-associative TLB. */
 	struct tlb_dense_entry *dense;
@@ -96,6 +97,14 @@ static inline void tlb_prefetch(const struct tlb *t, uint64_t key)
 
 /* @capacity is rounded to a power-of-two number of sets of TLB_WAYS. */
 int tlb_init(struct tlb *t, uint32_t capacity);
+/* The slots a TLB of @capacity holds, for tlb_init_at(). */
+uint32_t tlb_slots_for(uint32_t capacity);
+/*
+ * As tlb_init(), in @slots: tlb_slots_for(@capacity) of them, 64-byte
+ * aligned, owned by the caller (tlb_free() leaves them), so a machine's
+ * TLBs can share one block. Fails if @slots is NULL.
+ */
+int tlb_init_at(struct tlb *t, uint32_t capacity, struct tlb_slot *slots);
 void tlb_free(struct tlb *t);
 /*
  * Makes @t hold every translation it is given, for mms 1..@nr_mms of up to

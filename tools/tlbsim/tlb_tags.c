@@ -2,6 +2,7 @@
 /* The machine-wide TLB tag index; see tlb_tags.h. */
 #include <stdlib.h>
 #include <string.h>
+#include "hugemem.h"
 #include "tlb.h"
 #include "tlb_tags.h"
 
@@ -13,7 +14,7 @@ int tlb_tags_init(struct tlb_tags *x, uint32_t nr_cpus, const struct tlb *geomet
 	x->nr_cpus = nr_cpus;
 	x->nr_sets = geometry->nr_sets;
 	x->set_shift = geometry->set_shift;
-	x->tag = calloc((size_t)x->nr_sets * nr_cpus * TLB_WAYS, sizeof(*x->tag));
+	x->tag = huge_zalloc((size_t)x->nr_sets * nr_cpus * TLB_WAYS * sizeof(*x->tag));
 	x->epoch = calloc(nr_cpus ? nr_cpus : 1, sizeof(*x->epoch));
 	if (!x->tag || !x->epoch) {
 		tlb_tags_free(x);
