@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /* CPUs, nodes and their per-CPU state. */
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hugemem.h"
 #include "sim.h"
-
-/* What an access reads of its CPU, within the three lines it prefetches. */
-_Static_assert(offsetof(struct cpu, tlb) + sizeof(struct tlb) <= 3 * 64,
-	       "an access's part of struct cpu is in its first three cache lines");
 
 unsigned int cpu_node_of(const struct sim *s, unsigned int cpu)
 {
@@ -45,7 +40,7 @@ int sim_machine_init(struct sim *s, unsigned int nr_cpus, unsigned int nr_nodes)
 
 	s->nr_cpus = nr_cpus;
 	s->nr_nodes = nr_nodes;
-	s->cpu = huge_zalloc((size_t)nr_cpus * sizeof(*s->cpu));
+	s->cpu = calloc(nr_cpus, sizeof(*s->cpu));
 	s->all_cpu_bits = calloc(1, bytes);
 	if (!s->cpu || !s->all_cpu_bits || heap_init(&s->heap, 4 * nr_cpus + 64))
 		return -1;

@@ -119,24 +119,18 @@ struct flush_ctx {
 };
 #define SIM_THIS_CPU UINT_MAX
 
-/*
- * One CPU, aligned to cache lines: an access reads its first three (the
- * node, the flush count it has caught up to, the accounts, the TLB), and
- * with thousands of CPUs each is a miss.
- */
 struct cpu {
 	unsigned int node;
-	/* struct machine_flushes' counters when this CPU last caught up */
-	uint64_t all_flushes_seen;
-	struct acct acct;
-	struct tlb tlb;
-	uint64_t all_irq_ns_seen;
-	uint64_t op_until;       /* end of this CPU's last one-event operation */
 	struct flush_ctx flush_ctx; /* this CPU's batch's ops ctx */
+	struct tlb tlb;
+	struct acct acct;
 	struct tlbp_batch batch; /* the running task's tlbflush_unmap_batch */
 	uint32_t tlbi_issued;    /* arm64: broadcast TLBIs not yet waited for */
+	uint64_t op_until;       /* end of this CPU's last one-event operation */
 	unsigned long *batch_bits;
-} __attribute__((aligned(64)));
+	/* struct machine_flushes' counters when this CPU last caught up */
+	uint64_t all_flushes_seen, all_irq_ns_seen;
+};
 
 /*
  * Full flushes of every CPU of the machine (x86: an IPI to each), kept as

@@ -30,24 +30,22 @@ struct tlb_dense_entry {
 	uint32_t frame_gen;
 };
 
-/* Packed into 72 bytes: a lookup reads all of it, with thousands of
- * CPUs from memory. */
 struct tlb {
 	struct tlb_slot *slot; /* nr_sets * ways entries, set by set */
+	bool own_slot;         /* tlb_init()'s; tlb_init_at()'s are the caller's */
 	/* Unbounded mode (tlb_make_unbounded()): one entry per page of each
 	 * mm, mm by mm; NULL for a set-associative TLB. */
 	struct tlb_dense_entry *dense;
-	uint64_t dense_pages;
-	uint64_t victim;       /* replacement stream state */
-	struct tlb_tags *tags; /* machine-wide index this TLB keeps, or NULL */
 	uint32_t dense_mms;
+	uint64_t dense_pages;
 	uint32_t ways;
 	uint32_t set_shift;    /* 64 - log2(nr_sets), for Fibonacci hashing */
 	uint32_t nr_sets;
 	uint32_t count;        /* valid entries */
 	uint32_t epoch;
+	uint64_t victim;       /* replacement stream state */
+	struct tlb_tags *tags; /* machine-wide index this TLB keeps, or NULL */
 	uint32_t tags_cpu;     /* this TLB's column in it */
-	bool own_slot;         /* tlb_init()'s; tlb_init_at()'s are the caller's */
 };
 
 /* mm ids start at 1, so a key is never 0. */

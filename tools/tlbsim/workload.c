@@ -100,15 +100,10 @@ static void pick_next(struct sim *s, struct thread *t)
 void sim_access_prefetch(const struct sim *s, unsigned int ti)
 {
 	const struct thread *t = &s->thread[ti];
-	const char *c = (const char *)&s->cpu[t->cpu];
 
 	__builtin_prefetch(t->next_page);
 	tlb_prefetch_set(t->next_set);
 	__builtin_prefetch(&t->useful_ns, 1); /* the thread's second line */
-	/* Its CPU's first three lines (struct cpu). */
-	__builtin_prefetch(c, 1);
-	__builtin_prefetch(c + 64, 1);
-	__builtin_prefetch(c + 128);
 }
 
 /* A prompt access was scheduled milliseconds ago: nothing of it is cached. */
