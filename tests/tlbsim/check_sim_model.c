@@ -4,7 +4,6 @@
  * hand-built machines where the right answer is known.
  */
 #include <stdlib.h>
-#include <string.h>
 #include <check.h>
 #include "engine.h"
 #include "sim.h"
@@ -34,9 +33,7 @@ static struct sim *tiny(enum backend_kind be, enum unsafe_mode unsafe,
 	ck_assert_int_eq(sim_machine_init(s, NR_CPUS, 2), 0);
 	s->obj = calloc(1, sizeof(*s->obj));
 	s->mm = calloc(1, sizeof(*s->mm));
-	s->thread = aligned_alloc(64, NR_CPUS * sizeof(*s->thread)); /* cache-line aligned type */
-	ck_assert_ptr_nonnull(s->thread);
-	memset(s->thread, 0, NR_CPUS * sizeof(*s->thread));
+	s->thread = calloc(NR_CPUS, sizeof(*s->thread));
 	o = sim_object_new(s, NR_PAGES, 0);
 	ck_assert_ptr_nonnull(o);
 	mm = sim_mm_new(s, o);

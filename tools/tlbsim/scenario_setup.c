@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "engine.h"
-#include "hugemem.h"
 #include "paths.h"
 #include "scenario_setup.h"
 
@@ -32,7 +31,7 @@ int scenario_setup_common(struct sim *s, unsigned int nr_threads,
 	per_proc = nr_threads / nr_procs;
 	pages = (pages / (folio * per_proc) + 1) * folio * per_proc;
 	s->nr_threads = nr_threads;
-	s->thread = huge_zalloc((size_t)nr_threads * sizeof(*s->thread));
+	s->thread = calloc(nr_threads, sizeof(*s->thread));
 	s->mm = calloc(nr_procs, sizeof(*s->mm));
 	s->obj = calloc(nr_procs, sizeof(*s->obj));
 	if (!s->thread || !s->mm || !s->obj)

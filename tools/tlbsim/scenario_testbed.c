@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "engine.h"
-#include "hugemem.h"
 #include "paths.h"
 #include "profile.h"
 #include "scenario_setup.h"
@@ -163,7 +162,7 @@ static int build(struct sim *s, unsigned int moving, unsigned int stable)
 	struct object *o;
 
 	s->nr_threads = nr;
-	s->thread = huge_zalloc((size_t)nr * sizeof(*s->thread));
+	s->thread = calloc(nr, sizeof(*s->thread));
 	s->mm = calloc(procs, sizeof(*s->mm));
 	s->obj = calloc(1, sizeof(*s->obj));
 	if (!s->thread || !s->mm || !s->obj ||

@@ -146,28 +146,20 @@ struct machine_flushes {
 	uint64_t irq_ns; /* their interrupt time on each target, summed */
 };
 
-/*
- * A thread's state, in two cache lines: the first holds what its next
- * access's prefetch and the draw of the page after it read; the second,
- * the counters the access adds to. With thousands of threads each line
- * is a cache miss, so a thread costs two, not the three an unaligned
- * layout straddled.
- */
 struct thread {
+	unsigned int cpu;
+	struct mm *mm;
+	uint64_t slice_start, slice_pages; /* its private part of the mm */
+	uint64_t useful_ns;    /* time spent on the workload, speed-weighted */
+	uint64_t local, remote;
+	uint64_t lost_seen_ns; /* CPU time lost to the kernel, already paid */
+	uint64_t ops_done;     /* thp-split operations */
+	uint64_t next_vpn;     /* page of its next sampled access */
+	uint64_t scan_stamp_ns; /* task_tick_numa's node_stamp (runtime ~ virtual time) */
+	bool moving;           /* switches node every switch_ms */
 	/* That access's page state and TLB set, for the prefetches. */
 	const void *next_page, *next_set;
-	struct mm *mm;
-	uint64_t next_vpn;     /* page of its next sampled access */
-	uint64_t slice_start, slice_pages; /* its private part of the mm */
-	uint64_t lost_seen_ns; /* CPU time lost to the kernel, already paid */
-	unsigned int cpu;
-	bool moving;           /* switches node every switch_ms */
-	/* second line */
-	uint64_t useful_ns __attribute__((aligned(64))); /* time spent on the workload, speed-weighted */
-	uint64_t local, remote;
-	uint64_t ops_done;     /* thp-split operations */
-	uint64_t scan_stamp_ns; /* task_tick_numa's node_stamp (runtime ~ virtual time) */
-} __attribute__((aligned(64)));
+};
 
 /* Emulator-only policies that break a kernel rule on purpose, to prove the
  * oracle catches them. Never offered by the library. */

@@ -103,7 +103,6 @@ void sim_access_prefetch(const struct sim *s, unsigned int ti)
 
 	__builtin_prefetch(t->next_page);
 	tlb_prefetch_set(t->next_set);
-	__builtin_prefetch(&t->useful_ns, 1); /* the thread's second line */
 }
 
 /* A prompt access was scheduled milliseconds ago: nothing of it is cached. */
