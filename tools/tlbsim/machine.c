@@ -12,9 +12,10 @@ unsigned int cpu_node_of(const struct sim *s, unsigned int cpu)
 }
 
 /*
- * Every CPU's TLB sets in one block, each CPU's on whole cache lines: an
- * access reads its CPU's set at random, and thousands of CPUs' sets on
- * 2 MiB host pages spare each read a page walk.
+ * Every CPU's TLB sets in one block, each CPU's on whole cache lines, and
+ * on 2 MiB host pages where the host allows, as the page array is: one
+ * allocation instead of one per CPU. Alternating runs at 4,096 CPUs gave
+ * no speed difference this host could resolve (docs/tlbsim.md).
  */
 static int tlbs_init(struct sim *s)
 {
