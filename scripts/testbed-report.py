@@ -213,6 +213,7 @@ SCANNER_ROWS = (
      lambda m: m['window_worker_runtime_ms'] / (m['_threads'] * m['_window_s'] * 1e3)
      if m.get('_threads') and m.get('_window_s') and 'window_worker_runtime_ms' in m
      else None),
+    ('guest jiffies per second over HZ (`window_tick_rate`)', lambda m: m.get('window_tick_rate')),
     ('share of the window spent scanning',
      lambda m: m['numa_scan_wall_ns'] / (m['_window_s'] * 1e9)
      if m.get('_window_s') and 'numa_scan_wall_ns' in m else None),

@@ -10,7 +10,7 @@ report="python3 ${top_srcdir:-.}/scripts/testbed-report.py"
 . "${top_srcdir:-.}/tests/check-helpers.sh"
 
 rec() { # policy status scans runtime_ns wall_ns drains
-	printf '{"scenario": "numa-private", "policy": "%s", "status": "%s", "params": {"workload_window": "10", "workload_moving": "1", "workload_stable": "1"}, "metrics": {"window_worker_runtime_ms": 10000, "numa_scan_passes": %s, "numa_scan_runtime_ns": %s, "numa_scan_wall_ns": %s, "scanner_pending_flushes": %s, "numa_prot_calls": 4, "numa_prot_flush_ns": 40000000}}\n' "$@"
+	printf '{"scenario": "numa-private", "policy": "%s", "status": "%s", "params": {"workload_window": "10", "workload_moving": "1", "workload_stable": "1"}, "metrics": {"window_worker_runtime_ms": 10000, "window_tick_rate": 0.5, "numa_scan_passes": %s, "numa_scan_runtime_ns": %s, "numa_scan_wall_ns": %s, "scanner_pending_flushes": %s, "numa_prot_calls": 4, "numa_prot_flush_ns": 40000000}}\n' "$@"
 }
 {
 	rec always ok 10 10000000000 10000000000 500
@@ -32,6 +32,8 @@ echo "$out" | grep -q '^| share of the window spent scanning | 0.75 \[0.5-1\] | 
 	&& ok "share of the window" || bad "share: $out"
 echo "$out" | grep -q "^| workers' runtime over their wall time (\`window_worker_runtime_ms\`) | 0.5 \[0.5-0.5\] | 0.5 \[0.5-0.5\] |\$" \
 	&& ok "runtime over wall time, the threads from the workload's params" || bad "runtime share: $out"
+echo "$out" | grep -q '^| guest jiffies per second over HZ (`window_tick_rate`) | 0.5 \[0.5-0.5\] | 0.5 \[0.5-0.5\] |$' \
+	&& ok "the guest's tick rate, as numa_regions reports it" || bad "tick rate: $out"
 echo "$out" | grep -q '^| scan sequences (`window_scan_seqs`) | - | - |$' \
 	&& ok "a counter no record has prints -" || bad "missing: $out"
 [ "$fails" -eq 0 ]

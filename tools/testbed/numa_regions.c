@@ -273,6 +273,39 @@ static double runtime_ms_now(const struct control *ctl, const struct params *p)
 	return sum;
 }
 
+/*
+ * The guest's clocks now: *@ticks_s the timer ticks every CPU has
+ * accounted (/proc/stat's "cpu" line, all fields, in seconds of ticks)
+ * per CPU, *@uptime_s the wall clock (/proc/uptime). With HZ_PERIODIC a
+ * CPU accounts one tick per timer interrupt it handles, and jiffies count
+ * the timekeeping CPU's: a guest that loses ticks shows fewer tick-seconds
+ * than seconds. Returns -1 if either file is unreadable.
+ */
+static int clocks_now(double *ticks_s, double *uptime_s)
+{
+	unsigned long long v, sum = 0;
+	long hz = sysconf(_SC_CLK_TCK), cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	char word[16];
+	FILE *f = fopen("/proc/stat", "r");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%15s", word) == 1 && !strcmp(word, "cpu");
+	while (ok && fscanf(f, "%llu", &v) == 1)
+		sum += v;
+	fclose(f);
+	f = fopen("/proc/uptime", "r");
+	if (!f)
+		return -1;
+	ok = ok && fscanf(f, "%lf", uptime_s) == 1 && hz > 0 && cpus > 0;
+	fclose(f);
+	if (!ok)
+		return -1;
+	*ticks_s = (double)sum / (double)hz / (double)cpus;
+	return 0;
+}
+
 /* Sweeps completed so far: [0] by the moving threads, [1] by the stable. */
 static void sweeps_now(const struct control *ctl, const struct params *p,
 		       unsigned long sum[2])
@@ -292,7 +325,8 @@ int main(int argc, char **argv)
 	struct worker ws[MAX_THREADS];
 	unsigned long begin[2], end[2];
 	long seq_begin, seq_end;
-	double run_begin, run_end;
+	double run_begin, run_end, tick_begin, tick_end, up_begin, up_end;
+	int clocks;
 	unsigned int nr = 0, half;
 	size_t region_len, map_len;
 	char *map, *region;
@@ -356,12 +390,14 @@ int main(int argc, char **argv)
 	sweeps_now(ctl, &p, begin);
 	seq_begin = scan_seq_now();
 	run_begin = runtime_ms_now(ctl, &p);
+	clocks = clocks_now(&tick_begin, &up_begin);
 	tb_snapshot("begin");
 	tb_sleep_ms(p.window * 1000);
 	tb_snapshot("end");
 	sweeps_now(ctl, &p, end);
 	seq_end = scan_seq_now();
 	run_end = runtime_ms_now(ctl, &p);
+	clocks |= clocks_now(&tick_end, &up_end);
 	ctl->stop = 1;
 	for (unsigned int i = 0; i < nr; i++)
 		pthread_join(tids[i], NULL);
@@ -383,6 +419,10 @@ int main(int argc, char **argv)
 			printf(" window_scan_seqs=%ld", seq_end - seq_begin);
 		if (run_begin >= 0 && run_end >= 0)
 			printf(" window_worker_runtime_ms=%.0f", run_end - run_begin);
+		/* jiffies per second over HZ: the scanner's delays run in jiffies */
+		if (!clocks && up_end > up_begin)
+			printf(" window_tick_rate=%.3f",
+			       (tick_end - tick_begin) / (up_end - up_begin));
 		printf("\n");
 	}
 	return 0;
