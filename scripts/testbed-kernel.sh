@@ -7,9 +7,12 @@
 # hash of everything that goes into the kernel; prints the bzImage's path.
 #
 # Usage: testbed-kernel.sh SRCDIR
+# Environment: TLBP_TESTBED_EXTRA_PATCHES, patches applied after the series
+# (a measurement kernel, e.g. kernel/patches/measure/*.patch); part of the key.
 set -eu
 srcdir=$(cd "${1:-.}" && pwd)
 cache=${TLBP_TESTBED_DIR:-/var/tmp/tlbp-testbed}
+extra=${TLBP_TESTBED_EXTRA_PATCHES:-}
 tarball=${TLBP_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 start=$(date +%s)
 say() { echo "testbed-kernel [$(( $(date +%s) - start ))s]: $*" >&2; }
@@ -21,7 +24,7 @@ done
 mkdir -p "$cache"
 
 key=$( (ls -l "$tarball" | awk '{print $5}'; basename "$tarball"
-	cat "$srcdir"/kernel/patches/6.12/*.patch "$srcdir"/kernel/testbed/config-6.12 \
+	cat "$srcdir"/kernel/patches/6.12/*.patch $extra "$srcdir"/kernel/testbed/config-6.12 \
 		"$srcdir"/scripts/vendor-into-kernel.sh "$srcdir"/kernel/tlbpolicy_module.c \
 		"$srcdir"/lib/*.c "$srcdir"/lib/*.h "$srcdir"/include/tlbpolicy/*.h) |
 	sha256sum | cut -c1-12)
@@ -41,7 +44,7 @@ ls -dt "$cache"/kernel-* 2>/dev/null | tail -n +4 | xargs -r rm -rf
 tar -xJf "$tarball" -C "$kdir"
 ksrc=$(ls -d "$kdir"/linux-source-*)
 sh "$srcdir/scripts/vendor-into-kernel.sh" "$ksrc" "$srcdir" >"$kdir/build.log"
-for p in "$srcdir"/kernel/patches/6.12/*.patch; do
+for p in "$srcdir"/kernel/patches/6.12/*.patch $extra; do
 	patch -d "$ksrc" -p1 --forward --quiet <"$p" >>"$kdir/build.log" 2>&1 || {
 		echo "testbed-kernel: $(basename "$p") does not apply:" >&2
 		tail -n 20 "$kdir/build.log" >&2; exit 1; }

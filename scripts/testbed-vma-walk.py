@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+"""Reads the console log of a measurement-kernel run (scripts/testbed-vma-walk.sh,
+kernel/patches/measure/) and prints the NUMA scanner's calls one a line:
+when (ms of the guest's clock since the first call), the calling task, the
+sequence it found, what it scanned (VMA indices of /proc/PID/maps; "F" marks
+the VMA it forced) and how many VMAs it skipped for want of its pid bit.
+Then a summary: calls, sequences completed, calls that marked the region,
+forced calls, and the guest's jiffies per millisecond of ktime.
+
+Usage: testbed-vma-walk.py LOG
+"""
+import re
+import sys
+
+LINE = re.compile(r'tbvma (\w+) (.*)')
+MAP = re.compile(r'([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)')
+
+
+def parse(path):
+    maps, calls, jiffy_pairs = [], [], []
+    in_maps = False
+    by_pid = {}
+    with open(path, errors='replace') as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if line.startswith('@@maps-begin'):
+                in_maps = True
+                continue
+            if line.startswith('@@maps-end'):
+                in_maps = False
+                continue
+            if in_maps:
+                m = MAP.match(line)
+                if m:
+                    maps.append((int(m.group(1), 16), int(m.group(2), 16),
+                                 m.group(3), m.group(4)))
+                continue
+            m = LINE.search(line)
+            if not m:
+                continue
+            tag = m.group(1)
+            kv = dict(w.split('=', 1) for w in m.group(2).split() if '=' in w)
+            if tag == 'ENTER':
+                call = {'kt': int(kv['kt']), 'pid': kv['pid'], 'seq': int(kv['seq']),
+                        'scan': [], 'skips': 0, 'region': False}
+                calls.append(call)
+                by_pid[kv['pid']] = call
+                jiffy_pairs.append((int(kv['kt']), int(kv['ms'])))
+            elif tag in ('SCAN', 'FORCED', 'PID_INACTIVE') and kv.get('pid') in by_pid:
+                call = by_pid[kv['pid']]
+                start = int(kv['vma'].split('-')[0], 16)
+                if tag == 'PID_INACTIVE':
+                    call['skips'] += 1
+                else:
+                    call['scan'].append((tag == 'FORCED', start))
+    return maps, calls, jiffy_pairs
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit('usage: testbed-vma-walk.py LOG')
+    maps, calls, jp = parse(sys.argv[1])
+    if not maps or not calls:
+        sys.exit('testbed-vma-walk: no @@maps or no scanner lines in %s '
+                 '(was the kernel built with kernel/patches/measure/?)' % sys.argv[1])
+    index = {start: i for i, (start, _, _, _) in enumerate(maps)}
+    region = max(range(len(maps)), key=lambda i: maps[i][1] - maps[i][0])
+    for i, (a, b, perm, name) in enumerate(maps):
+        print('vma %2d %s %8d KiB %s%s' % (i, perm, (b - a) >> 10, name,
+                                          '  <- the region' if i == region else ''))
+    t0 = calls[0]['kt']
+    for c in calls:
+        marks = ['%s%s' % ('F' if forced else '', index.get(start, '?'))
+                 for forced, start in c['scan']]
+        c['region'] = any(index.get(start) == region for _, start in c['scan'])
+        print('%7d ms  pid %s  seq %d  skipped %2d  scanned %s' %
+              (c['kt'] - t0, c['pid'], c['seq'], c['skips'], ','.join(marks) or '-'))
+    seqs = calls[-1]['seq'] - calls[0]['seq']
+    forced = sum(any(f for f, _ in c['scan']) for c in calls)
+    rate = ((jp[-1][1] - jp[0][1]) / (jp[-1][0] - jp[0][0])
+            if len(jp) > 1 and jp[-1][0] > jp[0][0] else float('nan'))
+    print('calls %d, sequences begun after the first call %d, calls that marked the '
+          'region %d, calls that forced a VMA %d, VMAs skipped a call %.2f, '
+          'jiffies per ms of ktime %.3f' %
+          (len(calls), seqs, sum(c['region'] for c in calls), forced,
+           sum(c['skips'] for c in calls) / len(calls), rate))
+
+
+if __name__ == '__main__':
+    main()
