@@ -62,10 +62,12 @@ static const char *const small_demote[] = { "demote_pages=2", NULL };
 static const char *const small_testbed[] = { "slice_mib=3", "stable_mib=19", "warmup_s=0.5",
 					      "duration_s=3.5", "switch_ms=700", NULL };
 /* ... with passes long enough that a thread, just moved to a CPU that does
- * not cache its slice, faults on marked pages its old CPU still caches. */
+ * not cache its slice, faults on marked pages its old CPU still caches,
+ * and jiffies at full speed, so that passes come often in 4 s. */
 static const char *const race_prone_testbed[] = { "slice_mib=3", "stable_mib=19",
 						  "warmup_s=0.5", "duration_s=3.5",
-						  "switch_ms=700", "pte_update_ns=20000", NULL };
+						  "switch_ms=700", "pte_update_ns=20000",
+						  "jiffies_rate=1", NULL };
 
 START_TEST(test_scenarios_shipped_policies_no_violations)
 {

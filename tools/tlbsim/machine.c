@@ -104,8 +104,10 @@ void sim_free(struct sim *s)
 			free(s->cpu[i].batch_bits);
 		}
 	}
-	for (i = 0; s->mm && i < s->nr_mms; i++)
+	for (i = 0; s->mm && i < s->nr_mms; i++) {
 		free(s->mm[i].cpu_bits);
+		free(s->mm[i].walk);
+	}
 	for (i = 0; s->obj && i < s->nr_objs; i++) {
 		free(s->obj[i].page);
 		free(s->obj[i].pte_more);

@@ -29,7 +29,11 @@ const struct metric_def metric_defs[NR_METRICS] = {
 	[M_BATCHED_PENDING_DRAINS] = { "batched_pending_drains", "drains", METRIC_COUNT,
 		"deferred flushes another task had to drain (flush_tlb_batched_pending)" },
 	[M_SCAN_PASSES] = { "scan_passes", "passes", METRIC_COUNT,
-		"NUMA scanner passes" },
+		"NUMA scanner passes over the region" },
+	[M_SCAN_CALLS] = { "scan_calls", "calls", METRIC_COUNT,
+		"task_numa_work() calls that scanned (with a VMA walk, some mark no region page)" },
+	[M_SCAN_SEQUENCES] = { "scan_sequences", "sequences", METRIC_COUNT,
+		"scan sequences completed over the address space (numa_scan_seq's steps)" },
 	[M_SCAN_PASS_MS_MEAN] = { "scan_pass_ms_mean", "ms", METRIC_RATIO,
 		"mean length of a scanner pass" },
 	[M_SCAN_PERIOD_MS] = { "scan_period_ms", "ms", METRIC_VALUE,
@@ -162,7 +166,9 @@ void metrics_from_sim(const struct sim *s, struct metrics *m)
 	m->v[M_CONVOY_LOST_FRACTION] = s->nr_threads ? ratio(convoy, span) : 0;
 	m->v[M_PROMPT_FAULTS] = (double)st->prompt_faults;
 	m->v[M_SCAN_PASSES] = (double)st->scan_passes;
-	m->v[M_SCAN_PERIOD_MS] = s->nr_mms ? (double)s->mm[0].scan_period_ns / 1e6 : 0;
+	m->v[M_SCAN_CALLS] = (double)st->scan_calls;
+	m->v[M_SCAN_SEQUENCES] = (double)st->scan_sequences;
+	m->v[M_SCAN_PERIOD_MS] = s->nr_mms ? (double)s->mm[0].rate.period_ns / 1e6 : 0;
 	m->v[M_SYNC_CALLS] = (double)st->sync_calls;
 	m->v[M_TLB_FLUSH_ALL_CALLS] = (double)st->tlb_flush_all_calls;
 	m->v[M_OP_LATENCY_US_MEAN] = ratio((double)st->op_latency_ns_total / 1e3,

@@ -116,6 +116,8 @@ const struct param_def param_defs[NR_PARAMS] = {
 	[P_THP_CLEAR_US] = { "thp_clear_us", "us", 97, 0, 1e7, false, CO, NULL,
 		"zeroing a 2 MiB folio: " KHUGEPAGED "295 us with __GFP_ZERO less 198 us without" },
 	[P_CPU_GHZ] = { "cpu_ghz", "GHz", 2.4, 0.1, 10, false, CO, NULL, "converts ns to cycles for per-PTE figures" },
+	[P_JIFFIES_RATE] = { "jiffies_rate", "factor", 1, 0.01, 10, false, CO, NULL,
+		"jiffies per second of the machine's clock, over HZ: the NUMA scanner's delays and periods are in jiffies; 1 on hardware, less in a guest that loses timer ticks (HZ_PERIODIC counts one jiffy per tick handled)" },
 	[P_FLUSH_CEILING] = { "flush_ceiling", "pages", -1, -1, 1e6, true, CO, NULL,
 		"-1 = the back-end's library profile (tlbp_batch_config_arch): x86 33 (tlb_single_page_flush_ceiling), arm64 511 (MAX_DVM_OPS)" },
 	[P_BATCH_FLUSH_CEILING] = { "batch_flush_ceiling", "pages", -1, -1, 4294967295.0, true, CO, NULL,

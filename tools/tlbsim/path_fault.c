@@ -4,6 +4,7 @@
  * policy (eager or deferred map) chosen by the scenario.
  */
 #include "paths.h"
+#include "scan_walk.h"
 #include "sim.h"
 
 struct fault_ctx {
@@ -183,21 +184,25 @@ void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn)
 	struct fault_ctx f = { s, t, t->mm, vpn, *pte_of(t->mm, vpn) };
 	struct tlbp_hint_fault hf;
 	struct tlbp_hint_result res;
+	struct scan_rate *rate;
 
 	s->st.hint_faults++;
 	if (t->mm->in_pass)
 		s->st.faults_during_pass++;
+	if (t->mm->walk)
+		scan_walk_region_fault(t->mm->walk, (unsigned int)(t - s->thread) - t->mm->first_thread);
 	s->cpu[t->cpu].acct.fault_ns += (uint64_t)s->p.v[P_FAULT_NS];
 	if (tlbp_hint_fault_init(&hf, s->policy.hint, &fault_ops, &f) ||
 	    tlbp_hint_fault_handle(&hf, &res))
 		oracle_violation(s, "hint-fault handler rejected its input", t->mm->id, vpn);
 	/* task_numa_fault()'s locality counts, for the scan period. */
+	rate = sim_scan_rate(s, t);
 	if (t->mm->obj->page[vpn].node == s->cpu[t->cpu].node)
-		t->mm->faults_local++;
+		rate->faults_local++;
 	else
-		t->mm->faults_remote++;
+		rate->faults_remote++;
 	if (vpn >= t->slice_start && vpn < t->slice_start + t->slice_pages)
-		t->mm->faults_private++;
+		rate->faults_private++;
 	else
-		t->mm->faults_shared++;
+		rate->faults_shared++;
 }

@@ -19,19 +19,53 @@
 #include <math.h>
 #include "engine.h"
 #include "paths.h"
+#include "scan_walk.h"
 #include "sim.h"
 
 /* kernel/sched/fair.c: NUMA_PERIOD_SLOTS and NUMA_PERIOD_THRESHOLD */
 #define PERIOD_SLOTS 10
 #define PERIOD_THRESHOLD 7
+/* task_numa_work(): the task that wins a scan moves its node_stamp on by
+ * 2 * TICK_NSEC "so that another task of this mm will likely win the next
+ * time around"; TICK_NSEC at CONFIG_HZ=250 (Debian's and the testbed's) */
+#define SCAN_WINNER_STAMP_NS (2 * 4000000ULL)
+
+/* Each task's task_tick_numa() is modelled (scan_overhead_ratio): tasks
+ * take turns by their runtime stamps and keep their own scan periods. */
+static bool ticks_modelled(const struct sim *s)
+{
+	return s->p.v[P_SCAN_OVERHEAD_RATIO] > 0;
+}
+
+struct scan_rate *sim_scan_rate(struct sim *s, struct thread *t)
+{
+	return ticks_modelled(s) ? &t->scan_rate : &t->mm->rate;
+}
+
+/* The period of @task's scan (numa_next_scan = now + its period). */
+static uint64_t period_of(const struct sim *s, const struct mm *mm, unsigned int task)
+{
+	return ticks_modelled(s) ? s->thread[task].scan_rate.period_ns : mm->rate.period_ns;
+}
+
+/* The task whose task_numa_work() makes the next scan call. */
+static unsigned int scan_next_task(const struct sim *s, const struct mm *mm)
+{
+	if (ticks_modelled(s))
+		return mm->scan_thread;
+	return mm->first_thread + mm->scan_cpu_rr % mm->nr_threads;
+}
 
 /* task_numa_work runs in the context of one of the mm's tasks; a whole
  * pass stays on that task's CPU, the next pass takes the next task. */
 unsigned int sim_scan_next_cpu(const struct sim *s, const struct mm *mm)
 {
-	if (s->p.v[P_SCAN_OVERHEAD_RATIO] > 0)
-		return s->thread[mm->scan_thread].cpu;
-	return s->thread[mm->first_thread + mm->scan_cpu_rr % mm->nr_threads].cpu;
+	return s->thread[scan_next_task(s, mm)].cpu;
+}
+
+uint64_t sim_jiffies_ns(const struct sim *s, double ns)
+{
+	return (uint64_t)(ns / s->p.v[P_JIFFIES_RATE]);
 }
 
 /*
@@ -45,12 +79,13 @@ unsigned int sim_scan_next_cpu(const struct sim *s, const struct mm *mm)
 static uint64_t scan_next_by_runtime(struct sim *s, struct mm *mm, uint64_t next_scan,
 				     uint64_t took)
 {
-	uint64_t period = mm->scan_period_ns ? mm->scan_period_ns : 1, best = UINT64_MAX;
+	uint64_t best = UINT64_MAX;
 	unsigned int i;
 
-	s->thread[mm->scan_thread].scan_stamp_ns +=
+	s->thread[mm->scan_thread].scan_stamp_ns += SCAN_WINNER_STAMP_NS +
 		(uint64_t)(s->p.v[P_SCAN_OVERHEAD_RATIO] * (double)took);
 	for (i = mm->first_thread; i < mm->first_thread + mm->nr_threads; i++) {
+		uint64_t period = s->thread[i].scan_rate.period_ns ? s->thread[i].scan_rate.period_ns : 1;
 		uint64_t fire = s->thread[i].scan_stamp_ns + period;
 
 		/* Ticks before numa_next_scan only move the stamp on. */
@@ -72,6 +107,22 @@ void sim_scan_start(struct sim *s, struct mm *mm)
 
 	if (!pages)
 		pages = 1;
+	s->st.scan_calls++;
+	if (mm->walk) {
+		pages = scan_walk_call(s, mm, scan_next_task(s, mm) - mm->first_thread, pages);
+		if (!pages) {
+			/* Only other VMAs this call: no pass over the region. */
+			uint64_t period = period_of(s, mm, scan_next_task(s, mm));
+			uint64_t next = s->now + sim_jiffies_ns(s, (double)period);
+
+			mm->rate.period_ns = period;
+			mm->scan_cpu_rr++;
+			if (ticks_modelled(s))
+				next = scan_next_by_runtime(s, mm, next, 0);
+			sim_schedule(s, next, EV_SCAN_START, mm->id - 1);
+			return;
+		}
+	}
 	if (mm->scan_next_vpn >= mm->nr_pages)
 		mm->scan_next_vpn = 0;
 	/* Before the first pass both are [0, 0): empty. */
@@ -123,19 +174,19 @@ static void convoy(struct sim *s, struct mm *mm)
  * lengthen the period by a slot per ratio point above the threshold,
  * otherwise it shortens; clamped to the tunables' bounds.
  */
-static void update_scan_period(struct sim *s, struct mm *mm)
+static void update_scan_period(struct sim *s, struct scan_rate *r)
 {
-	uint64_t lr = mm->faults_local + mm->faults_remote;
-	uint64_t ps = mm->faults_private + mm->faults_shared;
-	double period = (double)mm->scan_period_ns, slot = ceil(period / PERIOD_SLOTS);
+	uint64_t lr = r->faults_local + r->faults_remote;
+	uint64_t ps = r->faults_private + r->faults_shared;
+	double period = (double)r->period_ns, slot = ceil(period / PERIOD_SLOTS);
 	double lo = s->p.v[P_SCAN_PERIOD_MIN_MS] * 1e6, hi = s->p.v[P_SCAN_PERIOD_MAX_MS] * 1e6;
 	int lr_ratio, ps_ratio, diff;
 
 	if (!lr || !ps) {
 		period *= 2; /* no faults at all: back off, as the kernel does */
 	} else {
-		lr_ratio = (int)(mm->faults_local * PERIOD_SLOTS / lr);
-		ps_ratio = (int)(mm->faults_private * PERIOD_SLOTS / ps);
+		lr_ratio = (int)(r->faults_local * PERIOD_SLOTS / lr);
+		ps_ratio = (int)(r->faults_private * PERIOD_SLOTS / ps);
 		if (ps_ratio >= PERIOD_THRESHOLD)
 			diff = ps_ratio - PERIOD_THRESHOLD ? ps_ratio - PERIOD_THRESHOLD : 1;
 		else if (lr_ratio >= PERIOD_THRESHOLD)
@@ -145,10 +196,29 @@ static void update_scan_period(struct sim *s, struct mm *mm)
 		period += diff * slot;
 	}
 	period = period < lo ? lo : period > hi ? hi : period;
-	mm->scan_period_ns = (uint64_t)period;
-	mm->faults_local = mm->faults_remote = 0;
-	mm->faults_private = mm->faults_shared = 0;
+	r->period_ns = (uint64_t)period;
+	r->faults_local = r->faults_remote = 0;
+	r->faults_private = r->faults_shared = 0;
 	s->st.scan_period_updates++;
+}
+
+/*
+ * Each task updates its period at its first hint fault of a new sequence
+ * (task_numa_placement()); here every task of @mm does at the sequence's
+ * start, from the faults it took in the last one.
+ */
+void sim_scan_seq_done(struct sim *s, struct mm *mm)
+{
+	unsigned int i;
+
+	mm->scan_seq++;
+	s->st.scan_sequences++;
+	if (!ticks_modelled(s)) {
+		update_scan_period(s, &mm->rate);
+		return;
+	}
+	for (i = mm->first_thread; i < mm->first_thread + mm->nr_threads; i++)
+		update_scan_period(s, &s->thread[i].scan_rate);
 }
 
 /* The final flush of the pass (tlb_finish_mmu) was acknowledged. */
@@ -162,13 +232,17 @@ static void scan_finish(struct sim *s, struct mm *mm)
 	s->st.scan_pass_ns_total += took;
 	if (mm->scan_next_vpn >= mm->nr_pages) {
 		mm->scan_next_vpn = 0;
-		mm->scan_seq++;
-		update_scan_period(s, mm);
+		if (!mm->walk) /* the walk completes sequences itself */
+			sim_scan_seq_done(s, mm);
 	}
-	/* numa_next_scan was set one period after the pass started. */
-	next = mm->pass_started_ns + mm->scan_period_ns > s->now ?
-	       mm->pass_started_ns + mm->scan_period_ns : s->now + 1;
-	if (s->p.v[P_SCAN_OVERHEAD_RATIO] > 0)
+	/* numa_next_scan was set one period (in jiffies) of the pass's task
+	 * after the pass started. */
+	if (ticks_modelled(s))
+		mm->rate.period_ns = period_of(s, mm, mm->scan_thread);
+	next = mm->pass_started_ns + sim_jiffies_ns(s, (double)mm->rate.period_ns);
+	if (next <= s->now)
+		next = s->now + 1;
+	if (ticks_modelled(s))
 		next = scan_next_by_runtime(s, mm, next, took);
 	sim_schedule(s, next, EV_SCAN_START, mm->id - 1);
 }

@@ -33,6 +33,13 @@ void sim_scan_table(struct sim *s, struct mm *mm);
 enum scan_origin sim_scan_origin(const struct mm *mm, uint64_t vpn);
 /* Closes the gathers of passes still open when the run ends. */
 void sim_scan_end(struct sim *s);
+/* The scan period @t's hint faults count toward: its own where tasks'
+ * ticks are modelled (scan_overhead_ratio), else its mm's. */
+struct scan_rate *sim_scan_rate(struct sim *s, struct thread *t);
+/* reset_ptenuma_scan(): @mm completed a scan sequence. */
+void sim_scan_seq_done(struct sim *s, struct mm *mm);
+/* A delay of @ns by the kernel's jiffies, in the machine's time. */
+uint64_t sim_jiffies_ns(const struct sim *s, double ns);
 
 /* workload.c */
 void sim_access(struct sim *s, unsigned int thread);

@@ -43,7 +43,7 @@ int scenario_setup_common(struct sim *s, unsigned int nr_threads,
 
 		if (!mm)
 			return -1;
-		mm->scan_period_ns = (uint64_t)(p->v[P_SCAN_PERIOD_MIN_MS] * 1e6);
+		mm->rate.period_ns = (uint64_t)(p->v[P_SCAN_PERIOD_MIN_MS] * 1e6);
 	}
 	for (i = 0; i < nr_threads; i++) {
 		struct thread *t = &s->thread[i];
@@ -55,6 +55,7 @@ int scenario_setup_common(struct sim *s, unsigned int nr_threads,
 		/* Spread over nodes: CPUs are numbered node by node. */
 		t->cpu = (unsigned int)((uint64_t)i * s->nr_cpus / nr_threads);
 		t->mm = mm;
+		t->scan_rate.period_ns = mm->rate.period_ns;
 		t->slice_pages = mm->nr_pages / in_mm / folio * folio;
 		t->slice_start = (uint64_t)(i - first) * t->slice_pages;
 		if (i == first)
@@ -129,7 +130,7 @@ int scenario_setup_numa(struct sim *s, const struct policy_def *pol)
 	for (i = 0; i < s->nr_threads; i++)
 		sim_access_start(s, i);
 	for (i = 0; s->balancing && i < s->nr_mms; i++)
-		sim_schedule(s, (uint64_t)(p->v[P_SCAN_DELAY_MS] * 1e6) + i, EV_SCAN_START, i);
+		sim_schedule(s, sim_jiffies_ns(s, p->v[P_SCAN_DELAY_MS] * 1e6) + i, EV_SCAN_START, i);
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "engine.h"
+#include "scan_walk.h"
 #include "paths.h"
 #include "profile.h"
 #include "scenario_setup.h"
@@ -38,7 +39,7 @@ static const enum param_id testbed_params[] = {
 	P_SPLIT_PARTIAL_THP, P_SCALE, P_SWEEP_NS_PER_PAGE, P_SWEEP_SAMPLE_PAGES,
 	P_MIGRATE_FILTER, P_MIGRATE_PROB, P_SCAN_OVERHEAD_RATIO, P_REMOTE_PENALTY,
 	P_SCAN_DELAY_MS, P_SCAN_PERIOD_MIN_MS, P_SCAN_PERIOD_MAX_MS, P_SCAN_SIZE_MB,
-	P_PTE_UPDATE_NS, P_FAULT_NS, P_MIGRATE_COPY_NS, P_CPU_GHZ,
+	P_PTE_UPDATE_NS, P_FAULT_NS, P_MIGRATE_COPY_NS, P_CPU_GHZ, P_JIFFIES_RATE,
 	SCENARIO_FLUSH_COST_PARAMS, SCENARIO_BATCH_PARAMS, NR_PARAMS,
 };
 
@@ -47,6 +48,7 @@ static const enum metric_id testbed_metrics[] = {
 	M_TLB_IRQS_PER_MIGRATED_PAGE, M_MIGRATED_PAGES, M_TLB_IRQS_RECEIVED,
 	M_BATCHED_PENDING_DRAINS, M_PROTNONE_BATCHED_UNMAPS, M_PROTNONE_UNBATCHED_UNMAPS,
 	M_HINT_FAULTS, M_HINT_PTES_UPDATED, M_SCANNER_FLUSH_MM_CALLS, M_SCAN_PASSES,
+	M_SCAN_CALLS, M_SCAN_SEQUENCES,
 	M_SCAN_PASS_MS_MEAN, M_SCAN_WALL_FRACTION, M_SCAN_PERIOD_MS,
 	M_MIGRATIONS_WITH_FLUSH_PENDING_FRACTION, M_FAULTS_DURING_PASS_FRACTION,
 	M_TLB_IPIS_SENT, M_INVLPGB_FLUSHES, M_FULL_FLUSHES, M_RANGED_FLUSHES, M_SPLITS,
@@ -173,7 +175,7 @@ static int build(struct sim *s, unsigned int moving, unsigned int stable)
 
 		if (!mm)
 			return -1;
-		mm->scan_period_ns = (uint64_t)(p->v[P_SCAN_PERIOD_MIN_MS] * 1e6);
+		mm->rate.period_ns = (uint64_t)(p->v[P_SCAN_PERIOD_MIN_MS] * 1e6);
 	}
 	for (i = 0; i < nr; i++) {
 		struct thread *t = &s->thread[i];
@@ -182,6 +184,7 @@ static int build(struct sim *s, unsigned int moving, unsigned int stable)
 		struct mm *mm = &s->mm[proc];
 
 		t->moving = i < moving;
+		t->scan_rate.period_ns = (uint64_t)(p->v[P_SCAN_PERIOD_MIN_MS] * 1e6);
 		t->cpu = first_cpu(s, i);
 		t->mm = mm;
 		t->slice_pages = t->moving ? slice : part;
@@ -203,6 +206,38 @@ static int build(struct sim *s, unsigned int moving, unsigned int stable)
 	return 0;
 }
 
+/*
+ * numa_regions' VMAs in address order, as /proc/PID/maps listed them in
+ * the guest (docs/kernel-port.md, "The scanner's walk over the VMAs"),
+ * with the tasks that fault on each soon after the scanner marks it: the
+ * binary's data and bss and the heap (the main thread's, asleep in the
+ * window), one stack per worker (top-down, so the first worker's is the
+ * highest; only its worker faults on it), the region, the control page
+ * and the main thread's stack (every worker reads a page of each every
+ * sweep: the first to touch it after a marking takes its one fault), and
+ * the vDSO (nobody). The read-only file mappings, the guard pages and
+ * [vvar] are never scanned and are left out.
+ */
+static int layout_vmas(struct mm *mm)
+{
+	struct vma_walk *w = calloc(1, sizeof(*w));
+	unsigned int i;
+	int err = 0;
+
+	if (!w)
+		return -1;
+	mm->walk = w;
+	for (i = 0; i < 3; i++)
+		err |= scan_walk_add(w, VMA_FAULTERS_NONE, 0);
+	for (i = mm->nr_threads; i-- > 0;)
+		err |= scan_walk_add(w, VMA_FAULTERS_OWN, i);
+	err |= scan_walk_add(w, VMA_FAULTERS_REGION, 0);
+	err |= scan_walk_add(w, VMA_FAULTERS_ONE, 0);
+	err |= scan_walk_add(w, VMA_FAULTERS_NONE, 0);
+	err |= scan_walk_add(w, VMA_FAULTERS_ONE, 0);
+	return err;
+}
+
 static int setup_testbed(struct sim *s, const struct policy_def *pol)
 {
 	const struct params *p = &s->p;
@@ -218,6 +253,9 @@ static int setup_testbed(struct sim *s, const struct policy_def *pol)
 	    sim_machine_tlbs_unbounded(s))
 		return -1;
 	scenario_unmap_partial(s);
+	for (i = 0; i < s->nr_mms; i++)
+		if (layout_vmas(&s->mm[i]))
+			return -1;
 	s->end_ns = warmup + (uint64_t)(p->v[P_DURATION_S] * 1e9);
 	s->balancing = pol->balancing;
 	for (i = 0; i < s->nr_threads; i++)
@@ -227,7 +265,7 @@ static int setup_testbed(struct sim *s, const struct policy_def *pol)
 	if (warmup)
 		sim_schedule(s, warmup, EV_WINDOW, 0);
 	for (i = 0; s->balancing && i < s->nr_mms; i++)
-		sim_schedule(s, (uint64_t)(p->v[P_SCAN_DELAY_MS] * 1e6) + i, EV_SCAN_START, i);
+		sim_schedule(s, sim_jiffies_ns(s, p->v[P_SCAN_DELAY_MS] * 1e6) + i, EV_SCAN_START, i);
 	return 0;
 }
 

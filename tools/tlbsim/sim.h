@@ -60,6 +60,13 @@ struct object {
 	struct mm *mapper[MAX_MAPPERS];
 };
 
+/* A NUMA scan period and the hint faults since update_task_scan_period()
+ * last set it: a task's, or the mm's where tasks' ticks are not modelled */
+struct scan_rate {
+	uint64_t period_ns;
+	uint64_t faults_local, faults_remote, faults_private, faults_shared;
+};
+
 struct mm {
 	uint32_t id;             /* 1.. ; part of TLB keys */
 	uint64_t nr_pages;
@@ -77,7 +84,9 @@ struct mm {
 	/* The pages the one and two passes before it marked, for where a
 	 * migration's page was marked (enum scan_origin) */
 	struct { uint64_t start, end; } earlier_pass[2];
-	uint64_t scan_period_ns;
+	/* without scan_overhead_ratio; with it, the period that set the next
+	 * scan (the calling task's) */
+	struct scan_rate rate;
 	uint64_t pass_started_ns;
 	unsigned int scan_cpu_rr;
 	unsigned int scan_cpu;   /* CPU of the pass in progress */
@@ -85,13 +94,14 @@ struct mm {
 	bool in_pass;
 	enum { SCAN_STEP_DRAIN, SCAN_STEP_MARK, SCAN_STEP_DONE } scan_step;
 	uint64_t writer_at;      /* when an mmap_lock writer queues in this pass */
-	/* hint-fault locality since the last period update (task_numa_placement) */
-	uint64_t faults_local, faults_remote, faults_private, faults_shared;
 	/* threads of this mm, for picking the scanner's CPU and a page's owner */
 	unsigned int first_thread, nr_threads;
 	uint64_t slice_pages;
 	uint64_t scan_seq;       /* completed sequences over it (numa_scan_seq) */
 	unsigned int scan_thread; /* the task of the next pass, with scan_overhead_ratio */
+	/* The VMA walk of a scan call (scan_walk.c); NULL: each call is a
+	 * pass over the region and each pass a sequence */
+	struct vma_walk *walk;
 };
 
 struct acct {
@@ -156,6 +166,7 @@ struct thread {
 	uint64_t ops_done;     /* thp-split operations */
 	uint64_t next_vpn;     /* page of its next sampled access */
 	uint64_t scan_stamp_ns; /* task_tick_numa's node_stamp (runtime ~ virtual time) */
+	struct scan_rate scan_rate; /* its own, with scan_overhead_ratio */
 	bool moving;           /* switches node every switch_ms */
 	/* That access's page state and TLB set, for the prefetches. */
 	const void *next_page, *next_set;
@@ -190,6 +201,7 @@ struct stats {
 	uint64_t full_flushes, ranged_flushes, local_flushes;
 	uint64_t scanner_flush_mm_calls, batched_pending_drains;
 	uint64_t scan_passes, scan_pass_ns_total, scan_in_pass_ns;
+	uint64_t scan_calls, scan_sequences; /* task_numa_work() calls, numa_scan_seq steps */
 	uint64_t faults_during_pass;
 	/* hint-fault migrations taken while a pass ran, by where their page
 	 * was marked (enum scan_origin); all of them are migrate_calls */

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The NUMA scanner's walk over VMAs (tools/tlbsim/scan_walk.c), against
+ * what Linux 6.12's task_numa_work() and vma_is_accessed() do
+ * (kernel/sched/fair.c): every case below is a sequence of calls whose
+ * outcome follows from that code, not from the model's.
+ */
+#include <stdlib.h>
+#include <check.h>
+#include "paths.h"
+#include "scan_walk.h"
+#include "sim.h"
+#include "suite_runner.h"
+
+#define NR_PAGES 1024
+#define NR_TASKS 4
+#define DELAY_NS 1000000000ULL /* scan_delay_ms 1000, jiffies_rate 1 */
+
+static struct sim *sim;
+static struct mm *mm;
+static struct vma_walk *walk;
+
+static void setup(void)
+{
+	sim = calloc(1, sizeof(*sim));
+	mm = calloc(1, sizeof(*mm));
+	walk = calloc(1, sizeof(*walk));
+	ck_assert(sim && mm && walk);
+	params_defaults(&sim->p);
+	sim->p.v[P_SCAN_DELAY_MS] = 1000;
+	rng_seed(&sim->rng, 1);
+	mm->nr_pages = NR_PAGES;
+	mm->nr_threads = NR_TASKS;
+	mm->rate.period_ns = 1000000000ULL;
+	mm->walk = walk;
+}
+
+static void teardown(void)
+{
+	free(walk);
+	free(mm);
+	free(sim);
+}
+
+/* A call by @task at @now with a budget that covers the region. */
+static uint64_t call(unsigned int task, uint64_t now)
+{
+	sim->now = now;
+	return scan_walk_call(sim, mm, task, NR_PAGES * 4);
+}
+
+/* Two sequences at their start mark everything for everyone. */
+static void first_two_sequences(void)
+{
+	ck_assert_uint_eq(call(0, 0), NR_PAGES);
+	ck_assert_uint_eq(mm->scan_seq, 1);
+	mm->scan_next_vpn = NR_PAGES; /* the pass went over the region */
+	ck_assert_uint_eq(call(1, DELAY_NS + 1), NR_PAGES);
+	ck_assert_uint_eq(mm->scan_seq, 2);
+	mm->scan_next_vpn = NR_PAGES;
+}
+
+START_TEST(test_walk_first_two_sequences_mark_every_vma)
+{
+	unsigned int i;
+
+	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
+	scan_walk_add(walk, VMA_FAULTERS_OWN, 2);
+	scan_walk_add(walk, VMA_FAULTERS_REGION, 0);
+	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
+	/* The first call marks all and reaches the end: the sequence
+	 * completes in one call though nobody faulted anywhere. */
+	ck_assert_uint_eq(call(0, 0), NR_PAGES);
+	ck_assert_uint_eq(mm->scan_seq, 1);
+	ck_assert_uint_eq(walk->off, 0);
+	for (i = 0; i < walk->nr; i++)
+		ck_assert_uint_eq(walk->vma[i].prev_seq, 0);
+	/* Before the VMAs' scan delay (numab_state->next_scan) a call in
+	 * sequence 1 marks nothing, skips nothing for want of a bit, and so
+	 * completes the sequence: the delay used up the second of the two
+	 * sequences every task may mark a VMA in. */
+	mm->scan_next_vpn = NR_PAGES;
+	ck_assert_uint_eq(call(1, DELAY_NS / 2), 0);
+	ck_assert_uint_eq(mm->scan_seq, 2);
+	/* In sequence 2 task 1 has no bit anywhere: it forces the first
+	 * VMA and leaves the sequence open. */
+	ck_assert_uint_eq(call(1, DELAY_NS + 1), 0);
+	ck_assert_uint_eq(mm->scan_seq, 2);
+	ck_assert_uint_eq(walk->vma[0].prev_seq, 2);
+	ck_assert_uint_eq(walk->off, 1);
+	ck_assert_uint_eq(walk->pid_skips, 4);
+	/* Only the owner faults on its stack. */
+	ck_assert_uint_eq(walk->vma[1].pids[1], 1ULL << 2);
+}
+END_TEST
+
+START_TEST(test_walk_skips_unfaulted_vmas_and_forces_one)
+{
+	/* [heap: nobody][stack of task 0][stack of task 1][region][vDSO] */
+	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
+	scan_walk_add(walk, VMA_FAULTERS_OWN, 0);
+	scan_walk_add(walk, VMA_FAULTERS_OWN, 1);
+	scan_walk_add(walk, VMA_FAULTERS_REGION, 0);
+	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
+	first_two_sequences();
+	scan_walk_region_fault(walk, 0); /* only task 0 faulted on the region */
+
+	/* Task 1: its stack only; then, having skipped some, it forces
+	 * the first unmarked VMA from the offset (the heap) and returns
+	 * with the sequence open and the offset just past the heap. */
+	ck_assert_uint_eq(call(1, 2 * DELAY_NS), 0);
+	ck_assert_uint_eq(mm->scan_seq, 2);
+	ck_assert_uint_eq(walk->vma[2].prev_seq, 2);
+	ck_assert_uint_eq(walk->vma[0].prev_seq, 2);
+	ck_assert_uint_eq(walk->vma[1].prev_seq, 1);
+	ck_assert_uint_eq(walk->off, 1);
+	ck_assert_uint_eq(walk->forced, 1);
+
+	/* Task 0: its stack and the region; task 1's stack, marked this
+	 * sequence, moves the offset past it; the vDSO is then forced. */
+	ck_assert_uint_eq(call(0, 3 * DELAY_NS), NR_PAGES);
+	ck_assert_uint_eq(mm->scan_seq, 2);
+	ck_assert_uint_eq(walk->vma[4].prev_seq, 2);
+	ck_assert_uint_eq(walk->off, 5);
+
+	/* The next call finds no VMA at the offset: a new sequence, which
+	 * task 2 (no bits anywhere) walks by forcing the heap. */
+	mm->scan_next_vpn = NR_PAGES;
+	ck_assert_uint_eq(call(2, 4 * DELAY_NS), 0);
+	ck_assert_uint_eq(mm->scan_seq, 3);
+	ck_assert_uint_eq(walk->vma[0].prev_seq, 3);
+	ck_assert_uint_eq(walk->off, 1);
+}
+END_TEST
+
+START_TEST(test_walk_leaves_a_skipped_vma_behind_a_marked_one)
+{
+	/* [heap][data][region]: as the guest's walk showed, a VMA skipped
+	 * before one already marked this sequence is passed over for the
+	 * whole sequence. */
+	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
+	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
+	scan_walk_add(walk, VMA_FAULTERS_REGION, 0);
+	first_two_sequences();
+	scan_walk_region_fault(walk, 0);
+
+	/* Task 0 marks the region, then forces the heap. */
+	ck_assert_uint_eq(call(0, 2 * DELAY_NS), NR_PAGES);
+	ck_assert_uint_eq(walk->off, 1);
+	/* Task 1 skips the data, finds the region marked (offset past
+	 * it), reaches the end having skipped: the retry finds no VMA at
+	 * the offset, so sequence 3 begins and its first VMA is forced. */
+	ck_assert_uint_eq(call(1, 3 * DELAY_NS), 0);
+	ck_assert_uint_eq(mm->scan_seq, 3);
+	ck_assert_uint_eq(walk->vma[1].prev_seq, 1); /* not marked in 2 */
+	ck_assert_uint_eq(walk->vma[0].prev_seq, 3);
+}
+END_TEST
+
+START_TEST(test_walk_pid_bits_last_two_reset_periods)
+{
+	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
+	scan_walk_add(walk, VMA_FAULTERS_REGION, 0);
+	first_two_sequences();
+	/* The region's numab_state started at t=0: the first reset comes
+	 * at next_scan (1 delay) + 4 delays. Task 0 faults before it. */
+	scan_walk_region_fault(walk, 0);
+	ck_assert_uint_eq(call(0, 2 * DELAY_NS), NR_PAGES);
+	mm->scan_next_vpn = NR_PAGES;
+	/* Let the sequence close (the forced heap), then: after one reset
+	 * the bit has moved to pids_active[0] and still counts. */
+	call(0, 2 * DELAY_NS + 1);
+	ck_assert_uint_eq(call(0, 6 * DELAY_NS), NR_PAGES);
+	ck_assert_uint_eq(walk->vma[1].pids[0], 1);
+	ck_assert_uint_eq(walk->vma[1].pids[1], 0);
+	mm->scan_next_vpn = NR_PAGES;
+	call(0, 6 * DELAY_NS + 1);
+	/* After a second reset with no fault in between it is gone, and
+	 * task 0 no longer marks the region unforced. */
+	ck_assert_uint_eq(call(0, 10 * DELAY_NS + 1), 0);
+	ck_assert_uint_eq(walk->vma[1].pids[0] | walk->vma[1].pids[1], 0);
+	ck_assert_uint_eq(walk->vma[0].prev_seq, mm->scan_seq); /* the heap was forced */
+}
+END_TEST
+
+START_TEST(test_walk_forces_a_vma_left_more_sequences_than_threads)
+{
+	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
+	scan_walk_add(walk, VMA_FAULTERS_REGION, 0);
+	first_two_sequences();
+	/* Unmarked for more sequences than the process has threads (the
+	 * workers and the main thread): open to any task again. */
+	mm->scan_seq = 2 + NR_TASKS + 1;
+	walk->vma[0].prev_seq = 1;
+	walk->vma[1].prev_seq = mm->scan_seq - 1;
+	/* Task 3 has no bit on either: the heap is open to it anyway; the
+	 * region, unmarked for one sequence only, is skipped, then forced. */
+	ck_assert_uint_eq(call(3, 2 * DELAY_NS), NR_PAGES);
+	ck_assert_uint_eq(walk->vma[0].prev_seq, mm->scan_seq);
+	ck_assert_uint_eq(walk->pid_skips, 1);
+	ck_assert_uint_eq(walk->forced, 1);
+	ck_assert_uint_eq(walk->vma[1].prev_seq, mm->scan_seq);
+}
+END_TEST
+
+START_TEST(test_walk_budget_ends_inside_the_region)
+{
+	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
+	scan_walk_add(walk, VMA_FAULTERS_REGION, 0);
+	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
+	first_two_sequences();
+	scan_walk_region_fault(walk, 0);
+	sim->now = 2 * DELAY_NS;
+	/* scan_size worth of pages, then the call is over at an offset
+	 * inside the region, the sequence open. */
+	ck_assert_uint_eq(scan_walk_call(sim, mm, 0, NR_PAGES / 4), NR_PAGES / 4);
+	ck_assert(walk->mid_region);
+	ck_assert_uint_eq(walk->off, 1);
+	mm->scan_next_vpn = NR_PAGES / 4;
+	/* Task 1 has no bit on the region, but a VMA started before the
+	 * offset is finished whoever calls (numa_scan_offset > vm_start). */
+	ck_assert_uint_eq(scan_walk_call(sim, mm, 1, NR_PAGES), NR_PAGES - NR_PAGES / 4);
+	ck_assert(!walk->mid_region);
+	ck_assert_uint_eq(mm->scan_seq, 2);
+}
+END_TEST
+
+START_TEST(test_walk_delays_run_in_jiffies)
+{
+	scan_walk_add(walk, VMA_FAULTERS_REGION, 0);
+	/* A guest whose jiffies run at half speed: the scan delay of a new
+	 * VMA lasts twice as long in the machine's time. */
+	sim->p.v[P_JIFFIES_RATE] = 0.5;
+	ck_assert_uint_eq(sim_jiffies_ns(sim, 1e9), 2000000000ULL);
+	ck_assert_uint_eq(call(0, 0), NR_PAGES);
+	ck_assert_uint_eq(walk->vma[0].next_scan_ns, 2 * DELAY_NS);
+	ck_assert_uint_eq(walk->vma[0].reset_ns, 10 * DELAY_NS);
+	mm->scan_next_vpn = NR_PAGES;
+	ck_assert_uint_eq(call(1, DELAY_NS + 1), 0); /* still inside the delay */
+	ck_assert_uint_eq(call(1, 2 * DELAY_NS + 1), NR_PAGES);
+}
+END_TEST
+
+START_TEST(test_walk_refuses_a_vma_past_its_capacity)
+{
+	unsigned int i;
+
+	for (i = 0; i < WALK_MAX_VMAS; i++)
+		ck_assert_int_eq(scan_walk_add(walk, VMA_FAULTERS_NONE, 0), 0);
+	ck_assert_int_eq(scan_walk_add(walk, VMA_FAULTERS_NONE, 0), -1);
+	ck_assert_uint_eq(walk->nr, WALK_MAX_VMAS);
+}
+END_TEST
+
+static Suite *scan_walk_suite(void)
+{
+	Suite *s = suite_create("sim_scan_walk");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_walk_first_two_sequences_mark_every_vma);
+	tcase_add_test(tc, test_walk_skips_unfaulted_vmas_and_forces_one);
+	tcase_add_test(tc, test_walk_leaves_a_skipped_vma_behind_a_marked_one);
+	tcase_add_test(tc, test_walk_pid_bits_last_two_reset_periods);
+	tcase_add_test(tc, test_walk_forces_a_vma_left_more_sequences_than_threads);
+	tcase_add_test(tc, test_walk_budget_ends_inside_the_region);
+	tcase_add_test(tc, test_walk_delays_run_in_jiffies);
+	tcase_add_test(tc, test_walk_refuses_a_vma_past_its_capacity);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return run_suite(scan_walk_suite());
+}

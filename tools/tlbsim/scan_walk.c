@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * task_numa_work()'s walk over a process's VMAs, as Linux 6.12 reads
+ * (kernel/sched/fair.c, task_numa_work() and vma_is_accessed()).
+ *
+ * A scan call starts at mm->numa_scan_offset and marks every VMA not yet
+ * marked in this sequence that the calling task "accessed": its bit is in
+ * the VMA's pids_active (set by the task's hint faults there, the two
+ * words rotated every four scan delays), or the VMA is in its first two
+ * sequences, or it went unmarked for more sequences than the process has
+ * threads. A VMA already marked this sequence moves the offset past it.
+ * If the call skipped any VMA it then marks the first unmarked VMA from
+ * the offset whatever its bits, and returns with the sequence still open;
+ * a call that reaches the end with nothing skipped completes the sequence.
+ * So how many calls a sequence takes depends on which task calls and
+ * which VMAs it faulted on lately: the testbed guest measured 2 to 4
+ * (docs/kernel-port.md, "The scanner's walk over the VMAs").
+ *
+ * Delays are in jiffies: a guest that loses timer ticks stretches them in
+ * its own wall time (jiffies_rate).
+ */
+#include "scan_walk.h"
+#include "paths.h"
+#include "rng.h"
+#include "sim.h"
+
+int scan_walk_add(struct vma_walk *w, enum vma_faulters f, unsigned int owner)
+{
+	struct walk_vma *v;
+
+	if (w->nr >= WALK_MAX_VMAS)
+		return -1;
+	v = &w->vma[w->nr];
+	*v = (struct walk_vma){ .faulters = f, .owner = owner };
+	if (f == VMA_FAULTERS_REGION)
+		w->region = w->nr;
+	w->nr++;
+	return 0;
+}
+
+static uint64_t task_bit(unsigned int task)
+{
+	return 1ULL << (task % 64);
+}
+
+/*
+ * The bits of the tasks that fault on @v soon after it is marked. A page
+ * every task reads takes one hint fault, by whichever task touches it
+ * first, which maps it again for the rest: one bit, not all of them.
+ */
+static uint64_t faulter_bits(struct sim *s, const struct walk_vma *v, unsigned int nr_tasks)
+{
+	switch (v->faulters) {
+	case VMA_FAULTERS_ONE:
+		return task_bit((unsigned int)rng_below(&s->rng, nr_tasks));
+	case VMA_FAULTERS_OWN:
+		return task_bit(v->owner);
+	default:
+		return 0; /* the region's bits come from its modelled hint faults */
+	}
+}
+
+/* vma_is_accessed() for the task with bit @bit. */
+static bool accessed(const struct vma_walk *w, const struct walk_vma *v, unsigned int i,
+		     const struct mm *mm, uint64_t bit)
+{
+	/* get_nr_threads(): the workers and the process's main thread */
+	int64_t nr_threads = (int64_t)mm->nr_threads + 1;
+
+	if (mm->scan_seq - v->start_seq < 2)
+		return true;
+	if ((v->pids[0] | v->pids[1]) & bit)
+		return true;
+	if (w->mid_region && i == w->region)
+		return true; /* numa_scan_offset > vm_start: finish a started VMA */
+	return (int64_t)mm->scan_seq > (int64_t)v->prev_seq + nr_threads;
+}
+
+/* The numab_state a VMA gets when a walk first meets it. */
+static void vma_start(struct walk_vma *v, const struct mm *mm, uint64_t now, uint64_t delay)
+{
+	v->started = true;
+	v->start_seq = mm->scan_seq;
+	v->next_scan_ns = now + delay;
+	v->reset_ns = v->next_scan_ns + 4 * delay; /* VMA_PID_RESET_PERIOD */
+	v->prev_seq = mm->scan_seq - 1;
+}
+
+uint64_t scan_walk_call(struct sim *s, struct mm *mm, unsigned int task, uint64_t budget)
+{
+	struct vma_walk *w = mm->walk;
+	uint64_t delay = sim_jiffies_ns(s, s->p.v[P_SCAN_DELAY_MS] * 1e6);
+	uint64_t bit = task_bit(task), region_pages = 0;
+	bool skipped = false, forced = false;
+	unsigned int i;
+
+	w->calls++;
+retry:
+	if (w->off >= w->nr) { /* no VMA left at the offset: a new sequence */
+		sim_scan_seq_done(s, mm);
+		w->off = 0;
+	}
+	for (i = w->off; i < w->nr; i++) {
+		struct walk_vma *v = &w->vma[i];
+
+		if (!v->started)
+			vma_start(v, mm, s->now, delay);
+		if (mm->scan_seq && s->now < v->next_scan_ns)
+			continue;
+		if (mm->scan_seq && s->now > v->reset_ns) {
+			v->reset_ns += 4 * delay;
+			v->pids[0] = v->pids[1];
+			v->pids[1] = 0;
+		}
+		if (v->prev_seq == mm->scan_seq) {
+			w->off = i + 1;
+			continue;
+		}
+		if (!forced && !accessed(w, v, i, mm, bit)) {
+			skipped = true;
+			w->pid_skips++;
+			continue;
+		}
+		if (i == w->region) {
+			uint64_t from = mm->scan_next_vpn < mm->nr_pages ? mm->scan_next_vpn : 0;
+			uint64_t left = mm->nr_pages - from;
+
+			region_pages = left < budget ? left : budget;
+			if (region_pages < left) {
+				/* The budget ends inside the region: the offset
+				 * stays there and this call is over. */
+				w->off = i;
+				w->mid_region = true;
+				return region_pages;
+			}
+			w->mid_region = false;
+		} else {
+			v->pids[1] |= faulter_bits(s, v, mm->nr_threads);
+		}
+		v->prev_seq = mm->scan_seq;
+		if (forced)
+			break;
+	}
+	if (i == w->nr && !forced && skipped) {
+		forced = true;
+		w->forced++;
+		goto retry;
+	}
+	if (i < w->nr) {
+		w->off = i + 1;
+	} else {
+		sim_scan_seq_done(s, mm); /* reset_ptenuma_scan() */
+		w->off = 0;
+	}
+	return region_pages;
+}
+
+void scan_walk_region_fault(struct vma_walk *w, unsigned int task)
+{
+	struct walk_vma *v = &w->vma[w->region];
+
+	if (v->started) /* vma->numab_state */
+		v->pids[1] |= task_bit(task);
+}
