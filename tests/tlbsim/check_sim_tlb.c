@@ -47,6 +47,11 @@ START_TEST(test_tlb_init_at_shares_a_block)
 	ck_assert_ptr_nonnull(block);
 	ck_assert_uint_eq(n, 64);
 	ck_assert_uint_eq(tlb_slots_for(5), 5); /* one set of fewer ways */
+	/* A TLB's share of a block is its slots on whole cache lines. */
+	ck_assert_uint_eq(tlb_bytes_for(64), (64 * sizeof(*block) + 63) / 64 * 64);
+	ck_assert_uint_eq(tlb_bytes_for(5) % 64, 0);
+	ck_assert_uint_ge(tlb_bytes_for(5), 5 * sizeof(*block));
+	ck_assert_uint_lt(tlb_bytes_for(5), 5 * sizeof(*block) + 64);
 	ck_assert_int_eq(tlb_init_at(&a, 64, block), 0);
 	ck_assert_int_eq(tlb_init_at(&b, 64, block + n), 0);
 	for (v = 0; v < 1000; v++)

@@ -20,7 +20,7 @@ unsigned int cpu_node_of(const struct sim *s, unsigned int cpu)
 static int tlbs_init(struct sim *s)
 {
 	uint32_t capacity = (uint32_t)s->p.v[P_TLB_ENTRIES];
-	size_t stride = ((size_t)tlb_slots_for(capacity) * sizeof(struct tlb_slot) + 63) & ~(size_t)63;
+	size_t stride = tlb_bytes_for(capacity);
 	unsigned int c;
 
 	s->tlb_slots = huge_alloc(stride * s->nr_cpus);

@@ -48,6 +48,11 @@ uint32_t tlb_slots_for(uint32_t capacity)
 	return sets * ways;
 }
 
+size_t tlb_bytes_for(uint32_t capacity)
+{
+	return ((size_t)tlb_slots_for(capacity) * sizeof(struct tlb_slot) + 63) & ~(size_t)63;
+}
+
 int tlb_init_at(struct tlb *t, uint32_t capacity, struct tlb_slot *slots)
 {
 	uint32_t bits;
@@ -71,9 +76,8 @@ int tlb_init_at(struct tlb *t, uint32_t capacity, struct tlb_slot *slots)
 
 int tlb_init(struct tlb *t, uint32_t capacity)
 {
-	size_t bytes = (size_t)tlb_slots_for(capacity) * sizeof(struct tlb_slot);
 	/* Cache-line aligned: a set of TLB_WAYS is two whole lines. */
-	struct tlb_slot *slots = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+	struct tlb_slot *slots = aligned_alloc(64, tlb_bytes_for(capacity));
 	int ret = tlb_init_at(t, capacity, slots);
 
 	t->own_slot = slots != NULL;

@@ -12,6 +12,7 @@
 #define TLBSIM_TLB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define TLB_WAYS 8
@@ -99,6 +100,8 @@ static inline void tlb_prefetch(const struct tlb *t, uint64_t key)
 int tlb_init(struct tlb *t, uint32_t capacity);
 /* The slots a TLB of @capacity holds, for tlb_init_at(). */
 uint32_t tlb_slots_for(uint32_t capacity);
+/* Their bytes rounded up to whole 64-byte lines: a TLB's share of a block. */
+size_t tlb_bytes_for(uint32_t capacity);
 /*
  * As tlb_init(), in @slots: tlb_slots_for(@capacity) of them, 64-byte
  * aligned, owned by the caller (tlb_free() leaves them), so a machine's
