@@ -4,9 +4,11 @@
 kernel/patches/measure/) and prints the NUMA scanner's calls one a line:
 when (ms of the guest's clock since the first call), the calling task, the
 sequence it found, what it scanned (VMA indices of /proc/PID/maps; "F" marks
-the VMA it forced) and how many VMAs it skipped for want of its pid bit.
-Then a summary: calls, sequences completed, calls that marked the region,
-forced calls, and the guest's jiffies per millisecond of ktime.
+the VMA it forced), how many VMAs it skipped for want of its pid bit, how
+long it took and how many batched-pending flushes it drained. Then a
+summary: calls, sequences completed, calls that marked the region, forced
+calls, drains, hint-fault migrations (and how many came while a scan had
+tlb_flush_pending up), and the guest's jiffies per millisecond of ktime.
 
 Usage: testbed-vma-walk.py LOG
 """
@@ -19,6 +21,7 @@ MAP = re.compile(r'([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)')
 
 def parse(path):
     maps, calls, jiffy_pairs = [], [], []
+    migrations = [0, 0]  # all, while a scan's tlb_flush_pending was up
     in_maps = False
     by_pid = {}
     with open(path, errors='replace') as f:
@@ -43,10 +46,18 @@ def parse(path):
             kv = dict(w.split('=', 1) for w in m.group(2).split() if '=' in w)
             if tag == 'ENTER':
                 call = {'kt': int(kv['kt']), 'pid': kv['pid'], 'seq': int(kv['seq']),
-                        'scan': [], 'skips': 0, 'region': False}
+                        'scan': [], 'skips': 0, 'region': False, 'drains': 0,
+                        'end': None}
                 calls.append(call)
                 by_pid[kv['pid']] = call
                 jiffy_pairs.append((int(kv['kt']), int(kv['ms'])))
+            elif tag == 'EXIT' and kv.get('pid') in by_pid:
+                by_pid.pop(kv['pid'])['end'] = int(kv['kt'])
+            elif tag == 'DRAIN' and kv.get('pid') in by_pid:
+                by_pid[kv['pid']]['drains'] += 1
+            elif tag == 'MIGRATE':
+                migrations[0] += 1
+                migrations[1] += kv.get('pending') == '1'
             elif tag in ('SCAN', 'FORCED', 'PID_INACTIVE') and kv.get('pid') in by_pid:
                 call = by_pid[kv['pid']]
                 start = int(kv['vma'].split('-')[0], 16)
@@ -54,13 +65,13 @@ def parse(path):
                     call['skips'] += 1
                 else:
                     call['scan'].append((tag == 'FORCED', start))
-    return maps, calls, jiffy_pairs
+    return maps, calls, jiffy_pairs, migrations
 
 
 def main():
     if len(sys.argv) != 2:
         sys.exit('usage: testbed-vma-walk.py LOG')
-    maps, calls, jp = parse(sys.argv[1])
+    maps, calls, jp, migrations = parse(sys.argv[1])
     if not maps or not calls:
         sys.exit('testbed-vma-walk: no @@maps or no scanner lines in %s '
                  '(was the kernel built with kernel/patches/measure/?)' % sys.argv[1])
@@ -74,17 +85,21 @@ def main():
         marks = ['%s%s' % ('F' if forced else '', index.get(start, '?'))
                  for forced, start in c['scan']]
         c['region'] = any(index.get(start) == region for _, start in c['scan'])
-        print('%7d ms  pid %s  seq %d  skipped %2d  scanned %s' %
-              (c['kt'] - t0, c['pid'], c['seq'], c['skips'], ','.join(marks) or '-'))
+        took = '%5d ms' % (c['end'] - c['kt']) if c['end'] is not None else '    ? ms'
+        print('%7d ms  pid %s  seq %d  skipped %2d  took %s  drains %4d  scanned %s' %
+              (c['kt'] - t0, c['pid'], c['seq'], c['skips'], took, c['drains'],
+               ','.join(marks) or '-'))
     seqs = calls[-1]['seq'] - calls[0]['seq']
     forced = sum(any(f for f, _ in c['scan']) for c in calls)
     rate = ((jp[-1][1] - jp[0][1]) / (jp[-1][0] - jp[0][0])
             if len(jp) > 1 and jp[-1][0] > jp[0][0] else float('nan'))
     print('calls %d, sequences begun after the first call %d, calls that marked the '
           'region %d, calls that forced a VMA %d, VMAs skipped a call %.2f, '
+          'drains %d, migrations %d (%d while a scan was pending), '
           'jiffies per ms of ktime %.3f' %
           (len(calls), seqs, sum(c['region'] for c in calls), forced,
-           sum(c['skips'] for c in calls) / len(calls), rate))
+           sum(c['skips'] for c in calls) / len(calls),
+           sum(c['drains'] for c in calls), migrations[0], migrations[1], rate))
 
 
 if __name__ == '__main__':
