@@ -100,6 +100,26 @@ static uint64_t scan_next_by_runtime(struct sim *s, struct mm *mm, uint64_t next
 	return best;
 }
 
+/*
+ * The call that started at @started is over, @took of it the scanning
+ * task's runtime: numa_next_scan was set one period (in jiffies) of the
+ * calling task after the call started, and with tasks' ticks modelled the
+ * next call comes at the first tick after it.
+ */
+static void schedule_next_call(struct sim *s, struct mm *mm, uint64_t started, uint64_t took)
+{
+	uint64_t next;
+
+	if (ticks_modelled(s))
+		mm->rate.period_ns = period_of(s, mm, mm->scan_thread);
+	next = started + sim_jiffies_ns(s, (double)mm->rate.period_ns);
+	if (next <= s->now)
+		next = s->now + 1;
+	if (ticks_modelled(s))
+		next = scan_next_by_runtime(s, mm, next, took);
+	sim_schedule(s, next, EV_SCAN_START, mm->id - 1);
+}
+
 void sim_scan_start(struct sim *s, struct mm *mm)
 {
 	uint64_t pages = (uint64_t)(s->p.v[P_SCAN_SIZE_MB] * 1048576.0) >> PAGE_SHIFT;
@@ -112,14 +132,8 @@ void sim_scan_start(struct sim *s, struct mm *mm)
 		pages = scan_walk_call(s, mm, scan_next_task(s, mm) - mm->first_thread, pages);
 		if (!pages) {
 			/* Only other VMAs this call: no pass over the region. */
-			uint64_t period = period_of(s, mm, scan_next_task(s, mm));
-			uint64_t next = s->now + sim_jiffies_ns(s, (double)period);
-
-			mm->rate.period_ns = period;
 			mm->scan_cpu_rr++;
-			if (ticks_modelled(s))
-				next = scan_next_by_runtime(s, mm, next, 0);
-			sim_schedule(s, next, EV_SCAN_START, mm->id - 1);
+			schedule_next_call(s, mm, s->now, 0);
 			return;
 		}
 	}
@@ -224,7 +238,7 @@ void sim_scan_seq_done(struct sim *s, struct mm *mm)
 /* The final flush of the pass (tlb_finish_mmu) was acknowledged. */
 static void scan_finish(struct sim *s, struct mm *mm)
 {
-	uint64_t took = s->now - mm->pass_started_ns, next;
+	uint64_t took = s->now - mm->pass_started_ns;
 
 	mm->in_pass = false;
 	convoy(s, mm);
@@ -235,16 +249,7 @@ static void scan_finish(struct sim *s, struct mm *mm)
 		if (!mm->walk) /* the walk completes sequences itself */
 			sim_scan_seq_done(s, mm);
 	}
-	/* numa_next_scan was set one period (in jiffies) of the pass's task
-	 * after the pass started. */
-	if (ticks_modelled(s))
-		mm->rate.period_ns = period_of(s, mm, mm->scan_thread);
-	next = mm->pass_started_ns + sim_jiffies_ns(s, (double)mm->rate.period_ns);
-	if (next <= s->now)
-		next = s->now + 1;
-	if (ticks_modelled(s))
-		next = scan_next_by_runtime(s, mm, next, took);
-	sim_schedule(s, next, EV_SCAN_START, mm->id - 1);
+	schedule_next_call(s, mm, mm->pass_started_ns, took);
 }
 
 /* Issues the final flush; the pass ends when it is acknowledged. */

@@ -94,7 +94,6 @@ uint64_t scan_walk_call(struct sim *s, struct mm *mm, unsigned int task, uint64_
 	bool skipped = false, forced = false;
 	unsigned int i;
 
-	w->calls++;
 retry:
 	if (w->off >= w->nr) { /* no VMA left at the offset: a new sequence */
 		sim_scan_seq_done(s, mm);

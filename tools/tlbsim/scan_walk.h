@@ -41,7 +41,7 @@ struct vma_walk {
 	unsigned int off;        /* mm->numa_scan_offset, as a VMA index */
 	bool mid_region;         /* the offset is inside the region */
 	unsigned int region;     /* index of the region's VMA */
-	uint64_t calls, forced, pid_skips; /* for the metrics */
+	uint64_t forced, pid_skips; /* calls that forced a VMA, VMAs skipped: for tests */
 	struct walk_vma vma[WALK_MAX_VMAS];
 };
 

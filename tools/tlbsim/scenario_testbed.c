@@ -184,9 +184,9 @@ static int build(struct sim *s, unsigned int moving, unsigned int stable)
 		struct mm *mm = &s->mm[proc];
 
 		t->moving = i < moving;
-		t->scan_rate.period_ns = (uint64_t)(p->v[P_SCAN_PERIOD_MIN_MS] * 1e6);
 		t->cpu = first_cpu(s, i);
 		t->mm = mm;
+		t->scan_rate.period_ns = mm->rate.period_ns;
 		t->slice_pages = t->moving ? slice : part;
 		t->slice_start = t->moving ? i * slice : moving * slice + (i - moving) * part;
 		if (!mm->nr_threads++) {
