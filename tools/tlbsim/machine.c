@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hugemem.h"
+#include "tlb_qemu.h"
 #include "sim.h"
 
 unsigned int cpu_node_of(const struct sim *s, unsigned int cpu)
@@ -88,9 +89,13 @@ int sim_machine_tlbs_unbounded(struct sim *s)
 	for (i = 0; i < s->nr_mms; i++)
 		if (s->mm[i].nr_pages > pages)
 			pages = s->mm[i].nr_pages;
-	for (i = 0; i < s->nr_cpus; i++)
-		if (tlb_make_unbounded(&s->cpu[i].tlb, s->nr_mms, pages))
+	for (i = 0; i < s->nr_cpus; i++) {
+		struct tlb *t = &s->cpu[i].tlb;
+
+		if (tlb_make_unbounded(t, s->nr_mms, pages) ||
+		    (s->p.v[P_TLB_RESIZE] > 0 && tlb_qemu_attach(t, &s->now)))
 			return -1;
+	}
 	return 0;
 }
 

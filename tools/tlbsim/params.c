@@ -95,6 +95,8 @@ const struct param_def param_defs[NR_PARAMS] = {
 	[P_FULL_FLUSH_NS] = { "full_flush_ns", "ns", 40, 0, 1e6, false, CO, NULL, "I. Molnar, LKML 2015-06-08: CR3 flush 96 cycles, at 2.4 GHz" },
 	[P_TLB_MISS_NS] = { "tlb_miss_ns", "ns", 17.1, 0, 1e6, false, CO, NULL, HANSEN "dTLB miss 17.1 ns" },
 	[P_TLB_ENTRIES] = { "tlb_entries", "entries", 512, 0, 1 << 20, true, CO, NULL, HANSEN "512-entry dTLB; 0 = unbounded, every translation stays until flushed" },
+	[P_TLB_RESIZE] = { "tlb_resize", "0/1", 0, 0, 1, true, CO, NULL,
+		"1 = qemu TCG's software TLB (accel/tcg/cputlb.c): with tlb_entries=0, each TLB is direct-mapped, 2^8 slots at boot, and resized at every full flush (doubled when more than 70% of it was in use in the last 100 ms, shrunk when under 30%; 2^6 to 2^22 slots)" },
 	[P_TLBI_ISSUE_NS] = { "tlbi_issue_ns", "ns", 30, 0, 1e6, false, CO, NULL, "assumption; Z. Ye, 'arm64: tlb: add support for TLBI RANGE instructions' RFC v5 (2020) gives only relative costs" },
 	[P_DVM_TLBI_NS] = { "dvm_tlbi_ns", "ns", 40, 0, 1e6, false, CO, NULL,
 		"assumption: interconnect time of one broadcast TLBI, serialised machine-wide, so the flush share grows with cores as the arm64 batched-flush series (B. Song, Y. Yang) measured: 5.4% of CPU at 8 cores, 17% at about 100" },

@@ -2,21 +2,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tlb.h"
+#include "tlb_qemu.h"
 #include "tlb_tags.h"
 
 static bool live(const struct tlb *t, const struct tlb_slot *s)
 {
 	return s->key && s->epoch == t->epoch;
-}
-
-/* The unbounded entry of @key, or NULL if @key is not in its range. */
-static struct tlb_dense_entry *dense_of(const struct tlb *t, uint64_t key)
-{
-	uint64_t mm = tlb_key_mm(key), vpn = key & ((1ULL << 44) - 1);
-
-	if (!t->dense || mm < 1 || mm > t->dense_mms || vpn >= t->dense_pages)
-		return NULL;
-	return &t->dense[(mm - 1) * t->dense_pages + vpn];
 }
 
 int tlb_make_unbounded(struct tlb *t, uint32_t nr_mms, uint64_t nr_pages)
@@ -69,6 +60,7 @@ int tlb_init_at(struct tlb *t, uint32_t capacity, struct tlb_slot *slots)
 	t->dense_mms = 0;
 	t->dense_pages = 0;
 	t->victim = 0x243f6a8885a308d3ULL;
+	t->qemu = NULL;
 	t->tags = NULL;
 	t->tags_cpu = 0;
 	return t->slot ? 0 : -1;
@@ -105,6 +97,7 @@ void tlb_free(struct tlb *t)
 	if (t->own_slot)
 		free(t->slot);
 	free(t->dense);
+	tlb_qemu_free(t);
 	t->slot = NULL;
 	t->dense = NULL;
 }
@@ -120,7 +113,7 @@ bool tlb_lookup(const struct tlb *t, uint64_t key, uint32_t *frame_gen)
 	uint32_t w;
 
 	if (t->dense) {
-		const struct tlb_dense_entry *e = dense_of(t, key);
+		const struct tlb_dense_entry *e = tlb_dense_of(t, key);
 
 		if (e) {
 			if (e->epoch != t->epoch)
@@ -147,12 +140,16 @@ void tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen)
 	uint32_t w;
 
 	if (t->dense) {
-		struct tlb_dense_entry *e = dense_of(t, key);
+		struct tlb_dense_entry *e = tlb_dense_of(t, key);
 
 		if (e) {
-			t->count += e->epoch != t->epoch;
+			bool was_live = e->epoch == t->epoch;
+
+			t->count += !was_live;
 			e->epoch = t->epoch;
 			e->frame_gen = frame_gen;
+			if (t->qemu)
+				tlb_qemu_fill(t, key, was_live);
 			return;
 		}
 	}
@@ -189,11 +186,13 @@ bool tlb_remove(struct tlb *t, uint64_t key)
 	uint32_t w;
 
 	if (t->dense) {
-		struct tlb_dense_entry *e = dense_of(t, key);
+		struct tlb_dense_entry *e = tlb_dense_of(t, key);
 
 		if (e) {
 			if (e->epoch != t->epoch)
 				return false;
+			if (t->qemu)
+				tlb_qemu_drop(t, key);
 			e->epoch = 0;
 			t->count--;
 			return true;
@@ -218,6 +217,8 @@ uint32_t tlb_flush_all(struct tlb *t)
 {
 	uint32_t had = t->count;
 
+	if (t->qemu)
+		tlb_qemu_flush(t);
 	if (++t->epoch == 0) {
 		/* Wrapped: an old entry could alias the new epoch. */
 		memset(t->slot, 0, (size_t)t->nr_sets * t->ways * sizeof(*t->slot));
@@ -251,11 +252,14 @@ uint32_t tlb_flush_mm(struct tlb *t, uint32_t mm_id)
 		}
 	}
 	t->count -= removed;
+	if (t->qemu)
+		tlb_qemu_recount(t);
 	return removed;
 }
 
 uint64_t tlb_bytes(const struct tlb *t)
 {
 	return (uint64_t)t->nr_sets * t->ways * sizeof(*t->slot) +
-	       (uint64_t)t->dense_mms * t->dense_pages * sizeof(*t->dense);
+	       (uint64_t)t->dense_mms * t->dense_pages * sizeof(*t->dense) +
+	       (t->qemu ? sizeof(*t->qemu) + (uint64_t)t->qemu->max_size * sizeof(uint64_t) : 0);
 }

@@ -18,6 +18,7 @@
 #define TLB_WAYS 8
 
 struct tlb_tags;
+struct tlb_qemu;
 
 struct tlb_slot {
 	uint64_t key;       /* tlb_key(); 0 is never a valid key */
@@ -45,6 +46,7 @@ struct tlb {
 	uint32_t count;        /* valid entries */
 	uint32_t epoch;
 	uint64_t victim;       /* replacement stream state */
+	struct tlb_qemu *qemu; /* qemu's capacity over the dense entries, or NULL */
 	struct tlb_tags *tags; /* machine-wide index this TLB keeps, or NULL */
 	uint32_t tags_cpu;     /* this TLB's column in it */
 };
@@ -58,6 +60,21 @@ static inline uint64_t tlb_key(uint32_t mm_id, uint64_t vpn)
 static inline uint32_t tlb_key_mm(uint64_t key)
 {
 	return (uint32_t)(key >> 44);
+}
+
+static inline uint64_t tlb_key_vpn(uint64_t key)
+{
+	return key & ((1ULL << 44) - 1);
+}
+
+/* The unbounded entry of @key, or NULL if @key is not in its range. */
+static inline struct tlb_dense_entry *tlb_dense_of(const struct tlb *t, uint64_t key)
+{
+	uint64_t mm = tlb_key_mm(key), vpn = tlb_key_vpn(key);
+
+	if (!t->dense || mm < 1 || mm > t->dense_mms || vpn >= t->dense_pages)
+		return NULL;
+	return &t->dense[(mm - 1) * t->dense_pages + vpn];
 }
 
 static inline uint32_t tlb_set_index(const struct tlb *t, uint64_t key)
