@@ -599,6 +599,38 @@ START_TEST(test_oracle_unbounded_tlb_catches_never_flush)
 }
 END_TEST
 
+/* A sweep stops at a hint fault: the thread is in the kernel, and the
+ * stretch's later pages wait for its next access (the marked page after
+ * it faults then, not at the same instant). */
+START_TEST(test_sweep_stops_at_a_fault)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct thread *t = &s->thread[0];
+	struct mm *mm = &s->mm[0];
+
+	s->p.v[P_PATTERN] = PATTERN_SWEEP;
+	s->p.v[P_SWEEP_SAMPLE_PAGES] = 16;
+	s->p.v[P_SWEEP_NS_PER_PAGE] = 100;
+	*pte_of(mm, 5) = PTE_PROTNONE;
+	*pte_of(mm, 9) = PTE_PROTNONE;
+	t->next_vpn = 16; /* this stretch writes pages 1 to 16 */
+	sim_access(s, 0);
+	ck_assert_uint_eq(s->st.hint_faults, 1);
+	ck_assert_int_eq(*pte_of(mm, 5), PTE_PRESENT);
+	ck_assert_int_eq(*pte_of(mm, 9), PTE_PROTNONE);
+	ck_assert_uint_eq(t->next_vpn, 5 + 16);
+	sim_access(s, 0);  /* pages 6 to 21: the second mark */
+	ck_assert_uint_eq(s->st.hint_faults, 2);
+	ck_assert_int_eq(*pte_of(mm, 9), PTE_PRESENT);
+	ck_assert_uint_eq(t->next_vpn, 9 + 16);
+	sim_access(s, 0);  /* pages 10 to 25: nothing marked */
+	ck_assert_uint_eq(s->st.hint_faults, 2);
+	ck_assert_uint_eq(t->next_vpn, 25 + 16);
+	ck_assert_uint_eq(s->st.violations, 0);
+	destroy(s);
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
 	Suite *s = suite_create("sim_model");
@@ -626,6 +658,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_hint_fault_last_node_filter);
 	tcase_add_test(tc, test_hint_fault_maps_the_whole_large_folio);
 	tcase_add_test(tc, test_oracle_unbounded_tlb_catches_never_flush);
+	tcase_add_test(tc, test_sweep_stops_at_a_fault);
 	suite_add_tcase(s, tc);
 	return s;
 }

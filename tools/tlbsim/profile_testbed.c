@@ -27,7 +27,8 @@ static const struct profile_value testbed_values[] = {
 	{ P_SWEEP_NS_PER_PAGE, 247, MICROBENCH "8 threads, one per vCPU, each storing one byte per page of its own 32 MiB, NUMA balancing off [205-507 ns]" },
 	{ P_HOLDOFF_FRACTION, 0, "the measured round trips already hold whatever keeps a vCPU from answering (its host thread not running): no separate hold-off" },
 	{ P_JIFFIES_RATE, 0.55, "numa_regions' window_tick_rate (timer ticks every vCPU accounted in /proc/stat over /proc/uptime, HZ_PERIODIC), median of 4 testbed runs of 2026-12-02 [0.54-0.57]; the scanner's own log (make testbed-vma-walk) gave 0.52 and 0.62 jiffies per ms of ktime: TCG delivers about half the guest's timer ticks" },
-	{ P_TLB_ENTRIES, 0, "qemu TCG's software TLB (accel/tcg/cputlb.c) resizes up to 2^22 entries per vCPU and is emptied only by the guest's flushes: 0, unbounded" },
+	{ P_TLB_ENTRIES, 0, "qemu TCG's software TLB (accel/tcg/cputlb.c) is sized by qemu, not by a hardware geometry: 0, and tlb_resize gives it qemu's sizes" },
+	{ P_TLB_RESIZE, 1, "qemu 7.2's accel/tcg/cputlb.c: direct-mapped (tlb_index()), an 8-entry victim table, 2^8 entries at boot, resized at each full flush by tlb_mmu_resize_locked() between 2^6 and 2^22; the guest's full flushes (CR3 writes) are the ones that resize it, INVLPG does not" },
 	{ NR_PARAMS, 0, NULL },
 };
 

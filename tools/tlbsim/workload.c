@@ -179,14 +179,20 @@ void sim_prompt_access(struct sim *s, unsigned int ti, uint64_t vpn)
 }
 
 /*
- * sweep: the thread wrote every page between its last sample and @vpn.
+ * sweep: the thread writes every page between its last sample and @vpn.
  * The pages marked PROT_NONE since go through the access model (a hint
  * fault, or a stale translation the oracle checks). The others are
  * present and only cost time, which the sample's gap already counts; an
  * unbounded TLB also keeps their translations, so that a later marking
  * finds them cached, as qemu's software TLB does.
+ *
+ * A hint fault stops the stretch at its page: the thread is in the
+ * kernel for the fault (and the migration and its flush, if any), and
+ * reaches the stretch's other pages only after it. Returns how many pages
+ * of the stretch it wrote, the faulting one last; the whole stretch,
+ * sweep_sample_pages, when nothing faulted.
  */
-static void sweep_stretch(struct sim *s, struct thread *t, uint64_t vpn)
+static uint64_t sweep_stretch(struct sim *s, struct thread *t, uint64_t vpn)
 {
 	uint64_t n = (uint64_t)s->p.v[P_SWEEP_SAMPLE_PAGES], off, i;
 	struct tlb *tlb = &s->cpu[t->cpu].tlb;
@@ -198,7 +204,11 @@ static void sweep_stretch(struct sim *s, struct thread *t, uint64_t vpn)
 		uint8_t *pte = pte_of(t->mm, p);
 
 		if (*pte & PTE_PROTNONE) {
+			uint64_t faults = s->st.hint_faults;
+
 			touch(s, t, p);
+			if (s->st.hint_faults != faults)
+				return i;
 		} else if (tlb->dense && (*pte & PTE_PRESENT)) {
 			/* A TLB that holds the whole part keeps what the
 			 * sweep wrote through, until a flush. */
@@ -206,6 +216,7 @@ static void sweep_stretch(struct sim *s, struct thread *t, uint64_t vpn)
 			tlb_insert(tlb, tlb_key(t->mm->id, p), t->mm->obj->page[p].frame_gen);
 		}
 	}
+	return n;
 }
 
 void sim_access(struct sim *s, unsigned int ti)
@@ -214,13 +225,19 @@ void sim_access(struct sim *s, unsigned int ti)
 	struct mm *mm = t->mm;
 	struct cpu *c = &s->cpu[t->cpu];
 	uint64_t vpn = t->next_vpn;
-	uint64_t gap, lost;
+	uint64_t gap, lost, pages = (uint64_t)s->p.v[P_SWEEP_SAMPLE_PAGES];
 	bool sweep = (int)s->p.v[P_PATTERN] == PATTERN_SWEEP;
 	double speed;
 
-	if (sweep)
-		sweep_stretch(s, t, vpn);
-	touch(s, t, vpn);
+	if (sweep && (pages = sweep_stretch(s, t, vpn)) < (uint64_t)s->p.v[P_SWEEP_SAMPLE_PAGES]) {
+		/* Cut short by a fault: the next stretch starts after it. */
+		vpn = t->slice_start + (vpn - t->slice_start + t->slice_pages -
+					(uint64_t)s->p.v[P_SWEEP_SAMPLE_PAGES] % t->slice_pages + pages) %
+					       t->slice_pages;
+		t->next_vpn = vpn;
+	} else {
+		touch(s, t, vpn);
+	}
 
 	if (mm->obj->page[vpn].node == c->node) {
 		t->local++;
@@ -231,7 +248,7 @@ void sim_access(struct sim *s, unsigned int ti)
 	}
 	/* A sweep's pace is fixed by its per-page time; other patterns are
 	 * a Poisson stream. */
-	gap = sweep ? (uint64_t)(s->p.v[P_SWEEP_SAMPLE_PAGES] * s->p.v[P_SWEEP_NS_PER_PAGE]) + 1 :
+	gap = sweep ? (uint64_t)((double)pages * s->p.v[P_SWEEP_NS_PER_PAGE]) + 1 :
 		      (uint64_t)rng_exp(&s->rng, 1e9 / s->p.v[P_ACCESS_RATE_HZ]) + 1;
 	t->useful_ns += (uint64_t)(gap * speed);
 	/* Time the CPU lost since this thread last ran, and during this access. */
