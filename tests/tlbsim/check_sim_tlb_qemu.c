@@ -91,7 +91,7 @@ START_TEST(test_victim_hit_swaps_back)
 	fill(&q, 0, 1);
 	fill(&q, 256, 1);      /* page 0 to the victim table */
 	fill(&q, 0, 1);        /* touched again: swapped with page 256 */
-	ck_assert_uint_eq(q.t.qemu->slot[0], tlb_key(1, 0));
+	ck_assert_uint_eq(q.t.qemu->slot[0].key, tlb_key(1, 0));
 	ck_assert(cached(&q, 256));
 	ck_assert_uint_eq(q.t.qemu->n_used, 1);
 	tlb_free(&q.t);
@@ -239,10 +239,16 @@ START_TEST(test_random_operations_stay_consistent)
 			uint32_t used = 0, live = 0, s;
 			uint64_t p;
 
-			for (s = 0; s < q.t.qemu->size; s++)
-				used += q.t.qemu->slot[s] &&
-					tlb_lookup(&q.t, q.t.qemu->slot[s], NULL) &&
-					(tlb_key_vpn(q.t.qemu->slot[s]) & (q.t.qemu->size - 1)) == s;
+			for (s = 0; s < q.t.qemu->size; s++) {
+				const struct tlb_qemu_slot *sl = &q.t.qemu->slot[s];
+
+				if (!sl->key || sl->epoch != q.t.epoch)
+					continue;
+				/* A filled slot's page is cached, at its index. */
+				ck_assert(tlb_lookup(&q.t, sl->key, NULL));
+				ck_assert_uint_eq(tlb_key_vpn(sl->key) & (q.t.qemu->size - 1), s);
+				used++;
+			}
 			ck_assert_uint_eq(used, q.t.qemu->n_used);
 			for (p = 0; p < 4096; p++)
 				live += cached(&q, p);
@@ -251,6 +257,22 @@ START_TEST(test_random_operations_stay_consistent)
 		}
 	}
 	ck_assert_uint_gt(q.t.qemu->resizes, 2);
+	tlb_free(&q.t);
+}
+END_TEST
+
+/* Dropping an mm's entries empties its slots too. */
+START_TEST(test_flush_mm_empties_its_slots)
+{
+	struct qtlb q;
+
+	qtlb_init(&q);
+	fill(&q, 0, 100);
+	ck_assert_uint_eq(tlb_flush_mm(&q.t, 1), 100);
+	ck_assert_uint_eq(q.t.qemu->n_used, 0);
+	fill(&q, 0, 10);
+	ck_assert_uint_eq(q.t.qemu->n_used, 10);
+	ck_assert_uint_eq(q.t.count, 10);
 	tlb_free(&q.t);
 }
 END_TEST
@@ -268,6 +290,7 @@ static Suite *tlb_qemu_suite(void)
 	tcase_add_test(tc, test_window_keeps_its_most);
 	tcase_add_test(tc, test_size_is_capped);
 	tcase_add_test(tc, test_random_operations_stay_consistent);
+	tcase_add_test(tc, test_flush_mm_empties_its_slots);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -224,6 +224,8 @@ uint32_t tlb_flush_all(struct tlb *t)
 		memset(t->slot, 0, (size_t)t->nr_sets * t->ways * sizeof(*t->slot));
 		if (t->dense)
 			memset(t->dense, 0, (size_t)t->dense_mms * t->dense_pages * sizeof(*t->dense));
+		if (t->qemu)
+			tlb_qemu_epoch_wrapped(t);
 		t->epoch = 1;
 	}
 	if (t->tags)
@@ -261,5 +263,5 @@ uint64_t tlb_bytes(const struct tlb *t)
 {
 	return (uint64_t)t->nr_sets * t->ways * sizeof(*t->slot) +
 	       (uint64_t)t->dense_mms * t->dense_pages * sizeof(*t->dense) +
-	       (t->qemu ? sizeof(*t->qemu) + (uint64_t)t->qemu->max_size * sizeof(uint64_t) : 0);
+	       (t->qemu ? sizeof(*t->qemu) + (uint64_t)t->qemu->max_size * sizeof(*t->qemu->slot) : 0);
 }

@@ -4,11 +4,19 @@
 #include "tlb.h"
 #include "tlb_qemu.h"
 
+/* A dense entry's liveness: the page is in its slot or the victim table. */
 static bool live(const struct tlb *t, uint64_t key)
 {
 	const struct tlb_dense_entry *e = key ? tlb_dense_of(t, key) : NULL;
 
 	return e && e->epoch == t->epoch;
+}
+
+/* A slot holds its page until a flush (epoch) or an INVLPG (key 0): no
+ * need to read the page's dense entry, far away in memory. */
+static bool slot_live(const struct tlb *t, const struct tlb_qemu_slot *sl)
+{
+	return sl->key && sl->epoch == t->epoch;
 }
 
 static uint32_t slot_of(const struct tlb_qemu *q, uint64_t key)
@@ -69,8 +77,9 @@ void tlb_qemu_free(struct tlb *t)
 static void lose(struct tlb *t, uint64_t key)
 {
 	struct tlb_qemu *q = t->qemu;
+	const struct tlb_qemu_slot *sl = &q->slot[slot_of(q, key)];
 
-	if (!live(t, key) || q->slot[slot_of(q, key)] == key)
+	if ((sl->key == key && slot_live(t, sl)) || !live(t, key))
 		return;
 	tlb_dense_of(t, key)->epoch = 0;
 	t->count--;
@@ -90,12 +99,15 @@ static void to_victim(struct tlb *t, uint64_t key)
 void tlb_qemu_fill(struct tlb *t, uint64_t key, bool was_live)
 {
 	struct tlb_qemu *q = t->qemu;
-	uint32_t i = slot_of(q, key), v;
-	uint64_t occupant = q->slot[i];
+	struct tlb_qemu_slot *sl = &q->slot[slot_of(q, key)];
+	uint32_t v;
 
-	if (occupant == key) {
+	if (sl->key == key) {
 		/* Its own slot, live or left there by a flush. */
-		q->n_used += !was_live;
+		if (sl->epoch != t->epoch) {
+			sl->epoch = t->epoch;
+			q->n_used++;
+		}
 		return;
 	}
 	if (was_live) {
@@ -103,27 +115,32 @@ void tlb_qemu_fill(struct tlb *t, uint64_t key, bool was_live)
 		 * its slot (victim_tlb_hit()). */
 		for (v = 0; v < TLB_QEMU_VICTIMS; v++)
 			if (q->victim[v] == key) {
-				q->victim[v] = live(t, occupant) ? occupant : 0;
-				q->slot[i] = key;
+				q->victim[v] = slot_live(t, sl) ? sl->key : 0;
+				sl->key = key;
+				sl->epoch = t->epoch;
 				return;
 			}
 	}
-	if (live(t, occupant)) {
-		q->slot[i] = key; /* so that lose() sees it gone */
+	if (slot_live(t, sl)) {
+		uint64_t occupant = sl->key;
+
+		sl->key = key; /* so that lose() sees it gone */
 		to_victim(t, occupant);
 		q->n_used--;
 	}
-	q->slot[i] = key;
+	sl->key = key;
+	sl->epoch = t->epoch;
 	q->n_used++;
 }
 
 void tlb_qemu_drop(struct tlb *t, uint64_t key)
 {
 	struct tlb_qemu *q = t->qemu;
-	uint32_t i = slot_of(q, key), v;
+	struct tlb_qemu_slot *sl = &q->slot[slot_of(q, key)];
+	uint32_t v;
 
-	if (q->slot[i] == key) {
-		q->slot[i] = 0;
+	if (sl->key == key && slot_live(t, sl)) {
+		sl->key = 0;
 		q->n_used--;
 	}
 	for (v = 0; v < TLB_QEMU_VICTIMS; v++)
@@ -180,6 +197,16 @@ void tlb_qemu_recount(struct tlb *t)
 	uint32_t i;
 
 	q->n_used = 0;
-	for (i = 0; i < q->size; i++)
-		q->n_used += live(t, q->slot[i]);
+	for (i = 0; i < q->size; i++) {
+		struct tlb_qemu_slot *sl = &q->slot[i];
+
+		if (slot_live(t, sl) && !live(t, sl->key))
+			sl->key = 0; /* its dense entry went with its mm */
+		q->n_used += slot_live(t, sl);
+	}
+}
+
+void tlb_qemu_epoch_wrapped(struct tlb *t)
+{
+	memset(t->qemu->slot, 0, (size_t)t->qemu->max_size * sizeof(*t->qemu->slot));
 }

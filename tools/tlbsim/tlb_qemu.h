@@ -39,8 +39,13 @@ struct tlb;
 #define TLB_QEMU_MAX_BITS 22
 #define TLB_QEMU_WINDOW_NS 100000000ULL
 
+struct tlb_qemu_slot {
+	uint64_t key;   /* the page it holds, 0 after an INVLPG */
+	uint32_t epoch; /* the TLB's epoch when filled: older is empty */
+};
+
 struct tlb_qemu {
-	uint64_t *slot;        /* [max_size] key of the page each slot holds */
+	struct tlb_qemu_slot *slot; /* [max_size] */
 	uint64_t victim[TLB_QEMU_VICTIMS];
 	uint32_t vindex;       /* next victim entry to replace */
 	uint32_t size, max_size;
@@ -68,5 +73,7 @@ void tlb_qemu_drop(struct tlb *t, uint64_t key);
 void tlb_qemu_flush(struct tlb *t);
 /* Slots in use recounted after some dense entries were dropped. */
 void tlb_qemu_recount(struct tlb *t);
+/* The TLB's epoch wrapped to 1: no slot may read as filled in it. */
+void tlb_qemu_epoch_wrapped(struct tlb *t);
 
 #endif
