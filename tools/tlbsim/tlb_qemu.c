@@ -124,13 +124,13 @@ void tlb_qemu_fill(struct tlb *t, uint64_t key, bool was_live)
 	if (slot_live(t, sl)) {
 		uint64_t occupant = sl->key;
 
-		sl->key = key; /* so that lose() sees it gone */
+		sl->key = key; /* before to_victim(), so that lose() sees it gone */
 		to_victim(t, occupant);
-		q->n_used--;
+	} else {
+		sl->key = key;
+		q->n_used++;
 	}
-	sl->key = key;
 	sl->epoch = t->epoch;
-	q->n_used++;
 }
 
 void tlb_qemu_drop(struct tlb *t, uint64_t key)

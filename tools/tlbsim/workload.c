@@ -189,10 +189,10 @@ void sim_prompt_access(struct sim *s, unsigned int ti, uint64_t vpn)
  * A hint fault stops the stretch at its page: the thread is in the
  * kernel for the fault (and the migration and its flush, if any), and
  * reaches the stretch's other pages only after it. Returns how many pages
- * of the stretch it wrote, the faulting one last; the whole stretch,
- * sweep_sample_pages, when nothing faulted.
+ * of the stretch it wrote, the faulting one last (*@stop), or the whole
+ * stretch, sweep_sample_pages, when nothing faulted.
  */
-static uint64_t sweep_stretch(struct sim *s, struct thread *t, uint64_t vpn)
+static uint64_t sweep_stretch(struct sim *s, struct thread *t, uint64_t vpn, uint64_t *stop)
 {
 	uint64_t n = (uint64_t)s->p.v[P_SWEEP_SAMPLE_PAGES], off, i;
 	struct tlb *tlb = &s->cpu[t->cpu].tlb;
@@ -204,11 +204,11 @@ static uint64_t sweep_stretch(struct sim *s, struct thread *t, uint64_t vpn)
 		uint8_t *pte = pte_of(t->mm, p);
 
 		if (*pte & PTE_PROTNONE) {
-			uint64_t faults = s->st.hint_faults;
-
-			touch(s, t, p);
-			if (s->st.hint_faults != faults)
+			/* Not cached: the walk meets the mark, a hint fault. */
+			if (!touch(s, t, p)) {
+				*stop = p;
 				return i;
+			}
 		} else if (tlb->dense && (*pte & PTE_PRESENT)) {
 			/* A TLB that holds the whole part keeps what the
 			 * sweep wrote through, until a flush. */
@@ -229,11 +229,8 @@ void sim_access(struct sim *s, unsigned int ti)
 	bool sweep = (int)s->p.v[P_PATTERN] == PATTERN_SWEEP;
 	double speed;
 
-	if (sweep && (pages = sweep_stretch(s, t, vpn)) < (uint64_t)s->p.v[P_SWEEP_SAMPLE_PAGES]) {
+	if (sweep && (pages = sweep_stretch(s, t, vpn, &vpn)) < (uint64_t)s->p.v[P_SWEEP_SAMPLE_PAGES]) {
 		/* Cut short by a fault: the next stretch starts after it. */
-		vpn = t->slice_start + (vpn - t->slice_start + t->slice_pages -
-					(uint64_t)s->p.v[P_SWEEP_SAMPLE_PAGES] % t->slice_pages + pages) %
-					       t->slice_pages;
 		t->next_vpn = vpn;
 	} else {
 		touch(s, t, vpn);
