@@ -260,6 +260,31 @@ START_TEST(test_tlb_tags_never_miss_a_live_entry)
 }
 END_TEST
 
+/* A blind TLB counts each of its uses, every kind, and works as before. */
+START_TEST(test_tlb_blind_counts_every_use)
+{
+	uint64_t uses = 0;
+	struct tlb t;
+
+	ck_assert_int_eq(tlb_init(&t, 8), 0);
+	tlb_insert(&t, tlb_key(1, 1), 3);
+	ck_assert_uint_eq(uses, 0); /* not yet blind */
+	tlb_make_blind(&t, &uses);
+	ck_assert(tlb_lookup(&t, tlb_key(1, 1), NULL));
+	ck_assert_uint_eq(uses, 1);
+	tlb_insert(&t, tlb_key(1, 2), 3);
+	ck_assert_uint_eq(uses, 2);
+	ck_assert(tlb_remove(&t, tlb_key(1, 2)));
+	ck_assert_uint_eq(uses, 3);
+	ck_assert_uint_eq(tlb_flush_mm(&t, 1), 1);
+	ck_assert_uint_eq(uses, 4);
+	tlb_insert(&t, tlb_key(1, 3), 3);
+	ck_assert_uint_eq(tlb_flush_all(&t), 1);
+	ck_assert_uint_eq(uses, 6);
+	tlb_free(&t);
+}
+END_TEST
+
 static Suite *tlb_suite(void)
 {
 	Suite *s = suite_create("sim_tlb");
@@ -273,6 +298,7 @@ static Suite *tlb_suite(void)
 	tcase_add_test(tc, test_tlb_matches_reference_model);
 	tcase_add_test(tc, test_tlb_unbounded_keeps_everything);
 	tcase_add_test(tc, test_tlb_tags_never_miss_a_live_entry);
+	tcase_add_test(tc, test_tlb_blind_counts_every_use);
 	suite_add_tcase(s, tc);
 	return s;
 }

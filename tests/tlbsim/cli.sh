@@ -116,6 +116,13 @@ if ! grep -q '"stale_translation_violations": 0' "$tmp/a.json" ||
 	echo "FAIL: JSON or CSV content"; fails=$((fails + 1))
 fi
 
+# --no-blind: the twins keep their TLBs, and every figure stays the same.
+n=$((n + 1))
+"$tlbsim" $args --no-blind --json "$tmp/c.json" >"$tmp/c.out" 2>/dev/null
+if ! cmp -s "$tmp/a.json" "$tmp/c.json" || ! cmp -s "$tmp/a.out" "$tmp/c.out"; then
+	echo "FAIL: --no-blind changed a figure"; fails=$((fails + 1))
+fi
+
 # A file that cannot be written is a one-line error, after the run.
 n=$((n + 1))
 "$tlbsim" run hugetlb-demote --set demote_pages=1 --json /nonexistent/dir/x.json \
@@ -250,6 +257,7 @@ expect_hint "--pairs does not apply to run" run numa-balancing --pairs 2
 expect_hint "--jobs does not apply to run" run numa-balancing --jobs 2
 expect_hint "--emit-jobs does not apply to compare" compare numa-balancing --emit-jobs j
 expect_hint "--no-timing does not apply to merge" merge "$tmp/a.json" --no-timing
+expect_hint "--no-blind does not apply to sweep" sweep numa-balancing --vary scale=0.01 --no-blind
 expect_hint "--metric does not apply to compare" compare numa-balancing --metric migrated_pages
 expect_hint "--vary: empty item" sweep numa-balancing --vary cpus=4,,8
 expect_hint "--vary: empty item" sweep numa-balancing --vary cpus=4,8,

@@ -15,10 +15,11 @@ const char *const command_names[NR_COMMANDS] = { "list", "run", "compare", "swee
 static const char *const command_usage[NR_COMMANDS] = {
 	"tlbsim list [SCENARIO | metrics]",
 	"tlbsim run SCENARIO [--policy P] [--set key=value ...] [--seed N]\n"
-	"                  [--json FILE.json] [--csv FILE.csv] [--timeline FILE.svg] [--no-timing]",
+	"                  [--json FILE.json] [--csv FILE.csv] [--timeline FILE.svg] [--no-timing]\n"
+	"                  [--no-blind]",
 	"tlbsim compare SCENARIO [--policies a,b,...] [--pairs N] [--set key=value ...]\n"
 	"                  [--seed N] [--jobs N] [--fit FIT.json] [--json FILE.json]\n"
-	"                  [--csv FILE.csv] [--no-timing]",
+	"                  [--csv FILE.csv] [--no-timing] [--no-blind]",
 	"tlbsim sweep SCENARIO --vary key=v1,v2,... [--policies a,b,...] [--pairs N]\n"
 	"                  [--metric NAME[,NAME...]] [--plot FILE.png|FILE.svg[,...]]\n"
 	"                  [--set key=value ...] [--seed N] [--jobs N] [--emit-jobs FILE]\n"
@@ -40,7 +41,7 @@ static const char *const command_usage[NR_COMMANDS] = {
 enum option_id {
 	OPT_SET, OPT_POLICY, OPT_POLICIES, OPT_SEED, OPT_PAIRS, OPT_JOBS, OPT_JSON,
 	OPT_CSV, OPT_PLOT, OPT_METRIC, OPT_VARY, OPT_EMIT_JOBS, OPT_TIMELINE,
-	OPT_NO_TIMING, OPT_FREE, OPT_TARGETS, OPT_OUT, OPT_FIT, OPT_SEEDS, OPT_MAX_EVALS,
+	OPT_NO_TIMING, OPT_NO_BLIND, OPT_FREE, OPT_TARGETS, OPT_OUT, OPT_FIT, OPT_SEEDS, OPT_MAX_EVALS,
 	OPT_TOLERANCE, OPT_PROFILE_POINTS, OPT_SAMPLES, OPT_HELP, OPT_VERSION, NR_OPTIONS
 };
 
@@ -65,6 +66,7 @@ static const struct option_def {
 	[OPT_EMIT_JOBS] = { "--emit-jobs", SWEEP, true },
 	[OPT_TIMELINE] = { "--timeline", RUN, true },
 	[OPT_NO_TIMING] = { "--no-timing", RUN | COMPARE | SWEEP, false },
+	[OPT_NO_BLIND] = { "--no-blind", RUN | COMPARE, false },
 	[OPT_FREE] = { "--free", FIT, true },
 	[OPT_TARGETS] = { "--targets", FIT, true },
 	[OPT_OUT] = { "--out", FIT, true },
@@ -333,6 +335,9 @@ static int apply_option(struct options *o, int id, char *val)
 		return 0;
 	case OPT_NO_TIMING:
 		o->no_timing = true;
+		return 0;
+	case OPT_NO_BLIND:
+		o->no_blind = true;
 		return 0;
 	default:
 		return apply_fit_option(o, id, val);

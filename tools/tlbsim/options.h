@@ -41,6 +41,7 @@ struct options {
 	const char **inputs;    /* merge: the result files */
 	unsigned int nr_inputs;
 	bool no_timing;
+	bool no_blind;          /* balancing-off runs keep their TLBs */
 	bool quiet;             /* no per-run progress: the command reports its own */
 	/* fit (fit.h), and compare --fit */
 	const char *fit_free, *fit_targets, *fit_out, *fit;

@@ -50,7 +50,7 @@ void run_watch_start(struct run_watch *w, bool timeline, uint64_t duration_ns)
 	memset(w, 0, sizeof(*w));
 	w->sampling = timeline;
 	w->tl.every_ns = timeline_interval(duration_ns);
-	w->tick = (struct sim_tick){ w->tl.every_ns, on_tick, w };
+	w->tick = (struct sim_tick){ w->tl.every_ns, on_tick, w, timeline };
 	w->t0 = now_s();
 	w->shown = 0; /* the first line is due as soon as a second has passed */
 	w->tty = isatty(STDERR_FILENO);

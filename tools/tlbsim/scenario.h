@@ -100,6 +100,17 @@ struct baseline {
  * figures (the same parameters and seed). */
 void scenario_set_loss(struct metrics *out, const struct metrics *off);
 
+/*
+ * Which runs leave their TLBs blind (scenario.c, run_blind()): by default
+ * the balancing-off runs of scenarios with twins. A blind run that finds
+ * it needed its TLBs is done again with them, so the figures never
+ * depend on the mode; tests set it to compare the modes.
+ */
+enum blind_mode { BLIND_TWINS, BLIND_NEVER, BLIND_ALWAYS };
+void scenario_set_blind(enum blind_mode mode);
+/* Blind runs done again with their TLBs since the process started. */
+unsigned long scenario_blind_redone(void);
+
 /* Runs one simulation, and its balancing-off twin unless @cache holds it
  * (@cache may be NULL); 0 or -1 with a one-line message in @err. */
 int scenario_run(const struct scenario *sc, const struct params *user,

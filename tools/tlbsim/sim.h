@@ -242,6 +242,9 @@ struct sim_tick {
 	uint64_t every_ns;
 	void (*fn)(void *ctx, const struct sim *s, uint64_t at);
 	void *ctx;
+	/* Keeps what it sees (a timeline), so the run cannot be done over;
+	 * false for progress shown as it goes. */
+	bool records;
 };
 
 struct event;
@@ -311,6 +314,10 @@ struct sim {
 	struct policy_choice policy;
 	enum unsafe_mode unsafe;
 	bool balancing;           /* NUMA scanner on */
+	/* Accesses skip the TLBs (scenario.c's blind twins); every use of a
+	 * TLB, or access that needed one, counts in tlb_blind_uses. */
+	bool tlb_blind;
+	uint64_t tlb_blind_uses;
 	struct stats st;
 	char first_violation[160];
 	unsigned long *all_cpu_bits;

@@ -63,6 +63,7 @@ int tlb_init_at(struct tlb *t, uint32_t capacity, struct tlb_slot *slots)
 	t->qemu = NULL;
 	t->tags = NULL;
 	t->tags_cpu = 0;
+	t->blind_uses = NULL;
 	return t->slot ? 0 : -1;
 }
 
@@ -81,6 +82,18 @@ void tlb_attach_tags(struct tlb *t, struct tlb_tags *tags, uint32_t cpu)
 	t->tags = tags;
 	t->tags_cpu = cpu;
 	tags->epoch[cpu] = (uint8_t)(t->epoch & 0xf);
+}
+
+void tlb_make_blind(struct tlb *t, uint64_t *uses)
+{
+	t->blind_uses = uses;
+}
+
+/* A blind TLB's use: counted, then done as usual. */
+static void note_use(const struct tlb *t)
+{
+	if (t->blind_uses)
+		++*t->blind_uses;
 }
 
 /* The index's tag of way @way of @key's set. */
@@ -112,6 +125,8 @@ bool tlb_lookup(const struct tlb *t, uint64_t key, uint32_t *frame_gen)
 	const struct tlb_slot *set;
 	uint32_t w;
 
+	note_use(t);
+
 	if (t->dense) {
 		const struct tlb_dense_entry *e = tlb_dense_of(t, key);
 
@@ -138,6 +153,8 @@ void tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen)
 {
 	struct tlb_slot *set, *free_way = NULL;
 	uint32_t w;
+
+	note_use(t);
 
 	if (t->dense) {
 		struct tlb_dense_entry *e = tlb_dense_of(t, key);
@@ -185,6 +202,8 @@ bool tlb_remove(struct tlb *t, uint64_t key)
 	struct tlb_slot *set;
 	uint32_t w;
 
+	note_use(t);
+
 	if (t->dense) {
 		struct tlb_dense_entry *e = tlb_dense_of(t, key);
 
@@ -217,6 +236,8 @@ uint32_t tlb_flush_all(struct tlb *t)
 {
 	uint32_t had = t->count;
 
+	note_use(t);
+
 	if (t->qemu)
 		tlb_qemu_flush(t);
 	if (++t->epoch == 0) {
@@ -238,6 +259,8 @@ uint32_t tlb_flush_mm(struct tlb *t, uint32_t mm_id)
 {
 	uint32_t i, removed = 0, n = t->nr_sets * t->ways;
 	uint64_t v;
+
+	note_use(t);
 
 	for (v = 0; t->dense && mm_id >= 1 && mm_id <= t->dense_mms && v < t->dense_pages; v++) {
 		struct tlb_dense_entry *e = &t->dense[(mm_id - 1) * t->dense_pages + v];

@@ -49,6 +49,8 @@ struct tlb {
 	struct tlb_qemu *qemu; /* qemu's capacity over the dense entries, or NULL */
 	struct tlb_tags *tags; /* machine-wide index this TLB keeps, or NULL */
 	uint32_t tags_cpu;     /* this TLB's column in it */
+	/* Blind (tlb_make_blind()): counts every use, NULL otherwise. */
+	uint64_t *blind_uses;
 };
 
 /* mm ids start at 1, so a key is never 0. */
@@ -132,6 +134,13 @@ void tlb_free(struct tlb *t);
  * software TLB grows to 2^22 entries). Keys outside stay set-associative.
  */
 int tlb_make_unbounded(struct tlb *t, uint32_t nr_mms, uint64_t nr_pages);
+/*
+ * Makes @t blind: a run whose accesses skip their TLBs altogether (a
+ * balancing-off twin, scenario.c) gives each TLB a counter that every
+ * other use of it bumps, so the run can tell whether its TLBs' contents
+ * could have mattered. The TLB itself works as before.
+ */
+void tlb_make_blind(struct tlb *t, uint64_t *uses);
 /* Makes @t keep column @cpu of @tags from now on; @t must be empty and
  * shaped like the TLB @tags was made for. */
 void tlb_attach_tags(struct tlb *t, struct tlb_tags *tags, uint32_t cpu);

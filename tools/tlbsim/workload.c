@@ -78,7 +78,8 @@ static void prefetch_soon(struct sim *s, const void *page, const void *set)
 		return;
 	for (i = 0; i < SIM_PREFETCH_BURST; i++) {
 		__builtin_prefetch(s->prefetch_ring[i].page);
-		tlb_prefetch_set(s->prefetch_ring[i].set);
+		if (s->prefetch_ring[i].set) /* NULL: blind TLBs */
+			tlb_prefetch_set(s->prefetch_ring[i].set);
 	}
 	s->prefetch_queued = 0;
 }
@@ -88,7 +89,8 @@ static void pick_next(struct sim *s, struct thread *t)
 	t->next_vpn = (int)s->p.v[P_PATTERN] == PATTERN_SWEEP ? sweep_next(s, t) :
 		      pick_page(s, t);
 	t->next_page = &t->mm->obj->page[t->next_vpn];
-	t->next_set = tlb_set_of(&s->cpu[t->cpu].tlb, tlb_key(t->mm->id, t->next_vpn));
+	t->next_set = s->tlb_blind ? NULL :
+		      tlb_set_of(&s->cpu[t->cpu].tlb, tlb_key(t->mm->id, t->next_vpn));
 	prefetch_soon(s, t->next_page, t->next_set);
 }
 
@@ -102,7 +104,8 @@ void sim_access_prefetch(const struct sim *s, unsigned int ti)
 	const struct thread *t = &s->thread[ti];
 
 	__builtin_prefetch(t->next_page);
-	tlb_prefetch_set(t->next_set);
+	if (t->next_set)
+		tlb_prefetch_set(t->next_set);
 }
 
 /* A prompt access was scheduled milliseconds ago: nothing of it is cached. */
@@ -128,6 +131,21 @@ void sim_access_start(struct sim *s, unsigned int ti)
 }
 
 /*
+ * An access of a run whose TLBs are blind (scenario.c): a page that is
+ * mapped and unmarked needs nothing of them, as no frame moves in such a
+ * run. A marked one faults or not depending on whether the CPU still
+ * caches it, which a blind TLB cannot say: counted as a use, so the run
+ * is done again with its TLBs.
+ */
+static void touch_blind(struct sim *s, struct thread *t, uint64_t vpn)
+{
+	if (*pte_of(t->mm, vpn) & PTE_PROTNONE) {
+		s->tlb_blind_uses++;
+		sim_hint_fault(s, t, vpn);
+	}
+}
+
+/*
  * One access of @t to @vpn through its CPU's TLB: a hit is checked by the
  * oracle, a miss walks the page table and may take a hint fault. Returns
  * whether the access went through a cached translation.
@@ -142,8 +160,10 @@ static bool touch(struct sim *s, struct thread *t, uint64_t vpn)
 
 	s->st.accesses++;
 	sim_cpu_sync(s, c);
-	hit = tlb_lookup(&c->tlb, key, &gen);
-	if (hit) {
+	if (s->tlb_blind) {
+		hit = false;
+		touch_blind(s, t, vpn);
+	} else if ((hit = tlb_lookup(&c->tlb, key, &gen))) {
 		s->st.tlb_hits++;
 		oracle_check_hit(s, t->cpu, mm, vpn, gen);
 	} else {
@@ -209,7 +229,7 @@ static uint64_t sweep_stretch(struct sim *s, struct thread *t, uint64_t vpn, uin
 				*stop = p;
 				return i;
 			}
-		} else if (tlb->dense && (*pte & PTE_PRESENT)) {
+		} else if (tlb->dense && !s->tlb_blind && (*pte & PTE_PRESENT)) {
 			/* A TLB that holds the whole part keeps what the
 			 * sweep wrote through, until a flush. */
 			*pte |= PTE_DIRTY;
