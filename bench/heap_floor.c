@@ -85,9 +85,12 @@ struct mem_set {
 static double rate_mem(size_t len, uint64_t n, size_t page_bytes, size_t tlb_bytes)
 {
 	uint64_t nr_pages = page_bytes / sizeof(uint64_t), nr_sets = tlb_bytes / sizeof(struct mem_set);
-	uint64_t *page = aligned_alloc(1 << 21, (page_bytes + (1 << 21) - 1) & ~(size_t)((1 << 21) - 1));
-	struct mem_set *set = aligned_alloc(1 << 21, (tlb_bytes + (1 << 21) - 1) & ~(size_t)((1 << 21) - 1));
-	const void *burst[16];
+	size_t huge = (size_t)1 << 21;
+	size_t page_alloc = (page_bytes + huge - 1) & ~(huge - 1);
+	size_t set_alloc = (tlb_bytes + huge - 1) & ~(huge - 1);
+	uint64_t *page = aligned_alloc(huge, page_alloc ? page_alloc : huge);
+	struct mem_set *set = aligned_alloc(huge, set_alloc ? set_alloc : huge);
+	const void *burst[24];
 	unsigned int queued = 0, w;
 	struct event_heap h;
 	struct rng r;
@@ -98,8 +101,8 @@ static double rate_mem(size_t len, uint64_t n, size_t page_bytes, size_t tlb_byt
 	if (!page || !set || !nr_pages || !nr_sets || heap_init(&h, len))
 		goto out;
 	/* On 2 MiB host pages where the host allows, as tlbsim's arrays. */
-	(void)madvise(page, page_bytes & ~(size_t)((1 << 21) - 1), MADV_HUGEPAGE);
-	(void)madvise(set, tlb_bytes & ~(size_t)((1 << 21) - 1), MADV_HUGEPAGE);
+	(void)madvise(page, page_alloc, MADV_HUGEPAGE);
+	(void)madvise(set, set_alloc, MADV_HUGEPAGE);
 	memset(page, 1, page_bytes);
 	memset(set, 0, tlb_bytes);
 	rng_seed(&r, 1);
@@ -111,17 +114,22 @@ static double rate_mem(size_t len, uint64_t n, size_t page_bytes, size_t tlb_byt
 		uint64_t next;
 
 		if (h.len) { /* the next event's lines, just in time */
+			const char *next_set = (const char *)&set[h.ev[0].arg2 % nr_sets];
+
 			__builtin_prefetch(&page[h.ev[0].arg2]);
-			__builtin_prefetch(&set[h.ev[0].arg2 % nr_sets]);
+			__builtin_prefetch(next_set);
+			__builtin_prefetch(next_set + 64);
 		}
 		sink += page[ev.arg2];
 		for (w = 0; w < 16; w += 2)
 			sink += st->key_gen[w] == ev.arg2;
 		next = rng_below(&r, nr_pages);
+		/* Eight events' lines at a time: the page's and the set's two. */
 		burst[queued++] = &page[next];
 		burst[queued++] = &set[next % nr_sets];
-		if (queued == 16) {
-			for (w = 0; w < 16; w++)
+		burst[queued++] = (const char *)&set[next % nr_sets] + 64;
+		if (queued == 24) {
+			for (w = 0; w < 24; w++)
 				__builtin_prefetch(burst[w]);
 			queued = 0;
 		}
@@ -141,11 +149,15 @@ int main(int argc, char **argv)
 {
 	size_t len = argc > 1 ? strtoull(argv[1], NULL, 0) : 400;
 	uint64_t n = argc > 2 ? strtoull(argv[2], NULL, 0) : 40000000;
+	uint64_t page_mib = argc > 4 ? strtoull(argv[3], NULL, 0) : 0;
+	uint64_t tlb_mib = argc > 4 ? strtoull(argv[4], NULL, 0) : 0;
 	double best = 0, best_rng = 0, r;
 	int k;
 
-	if (!len || !n) {
-		fprintf(stderr, "usage: heap_floor [QUEUE_LEN [EVENTS]]\n");
+	/* The sizes come as a pair, each at most 1 TiB. */
+	if (!len || !n || argc == 4 || argc > 5 ||
+	    (argc == 5 && (!page_mib || !tlb_mib || page_mib > (1u << 20) || tlb_mib > (1u << 20)))) {
+		fprintf(stderr, "usage: heap_floor [QUEUE_LEN [EVENTS [PAGE_MIB TLB_MIB]]]\n");
 		return 2;
 	}
 	/* Best of three: on a loaded machine the minimum time is the cost. */
@@ -162,8 +174,7 @@ int main(int argc, char **argv)
 		double best_mem = 0;
 
 		for (k = 0; k < 3; k++) {
-			r = rate_mem(len, n / 4, strtoull(argv[3], NULL, 0) * mib,
-				     strtoull(argv[4], NULL, 0) * mib);
+			r = rate_mem(len, n / 4, page_mib * mib, tlb_mib * mib);
 			best_mem = r > best_mem ? r : best_mem;
 		}
 		printf("heap_floor_mem_events_per_s %.0f\n", best_mem);
