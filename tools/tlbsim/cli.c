@@ -206,7 +206,7 @@ int main(int argc, char **argv)
 	if (ret)
 		return ret < 0 ? 0 : ret; /* --help or --version, or an error */
 	if (o.no_blind)
-		scenario_set_blind(BLIND_NEVER);
+		base.blind = BLIND_NEVER;
 	switch (o.cmd) {
 	case CMD_RUN:
 		return cmd_run(&o);

@@ -61,6 +61,9 @@ void oracle_check_copy(struct sim *s, struct mm *mm, uint64_t head, uint64_t nr)
 	unsigned int m, cpu;
 	uint64_t vpn;
 
+	/* A frame moves: a blind run cannot say who still caches it. */
+	sim_blind_note(s);
+
 	/* The common case, nothing cached, is answered by the index; a
 	 * violation is reported by the walk over every TLB, so its count
 	 * and first report are those of the walk alone. */

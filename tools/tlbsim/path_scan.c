@@ -325,8 +325,10 @@ void sim_scan_table(struct sim *s, struct mm *mm)
 					  (uint64_t)rng_exp(&s->rng, prompt_mean),
 					  EV_PROMPT_ACCESS, owner_of(mm, vpn), vpn);
 	}
-	if (changed)
+	if (changed) {
 		tlbp_gather_add(&mm->gather, start << PAGE_SHIFT, end << PAGE_SHIFT);
+		sim_blind_note(s); /* a cached translation now differs */
+	}
 	s->st.hint_ptes_updated += changed;
 	mm->scan_next_vpn = end;
 	mm->scan_step = SCAN_STEP_DRAIN;

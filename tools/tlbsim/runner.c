@@ -111,7 +111,7 @@ struct worker_ctx {
 static void worker_compute(void *arg, size_t k, struct run_result *res)
 {
 	struct worker_ctx *w = arg;
-	struct baseline elsewhere = { .twin_elsewhere = true };
+	struct baseline elsewhere = { .twin_elsewhere = true, .blind = w->cache.blind };
 
 	compute(w->o, &w->pl->t[k], w->twin[k] != SIZE_MAX ? &elsewhere : &w->cache, res);
 }
@@ -176,12 +176,15 @@ int runner_execute(const struct options *o, const struct plan *pl, struct record
 {
 	unsigned int jobs = runner_jobs(o, pl->len);
 	struct worker_ctx w = { .o = o, .pl = pl };
+
 	struct run_result *res;
 	size_t k;
 	int ret = 0;
 
 	if (jobs <= 1)
 		return execute_here(o, pl, rs);
+	if (o->base) /* the command's settings, in each worker's cache */
+		w.cache.blind = o->base->blind;
 	w.twin = find_twins(o, pl);
 	if (!w.twin)
 		return fail("out of memory");

@@ -123,19 +123,6 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static _Atomic enum blind_mode blind_mode = BLIND_TWINS;
-static _Atomic unsigned long blind_redone;
-
-void scenario_set_blind(enum blind_mode mode)
-{
-	blind_mode = mode;
-}
-
-unsigned long scenario_blind_redone(void)
-{
-	return blind_redone;
-}
-
 /*
  * Whether a run may leave its TLBs blind. A balancing-off run of a
  * scenario with twins marks no page and moves no frame, so whether an
@@ -145,11 +132,9 @@ unsigned long scenario_blind_redone(void)
  * run whose tick records what it sees (a timeline) is not made blind: it
  * could not be done over.
  */
-static bool run_blind(const struct scenario *sc, const struct policy_def *pol,
-		      const struct sim_tick *tick)
+static bool run_blind(enum blind_mode mode, const struct scenario *sc,
+		      const struct policy_def *pol, const struct sim_tick *tick)
 {
-	enum blind_mode mode = blind_mode;
-
 	switch (mode) {
 	case BLIND_NEVER:
 		return false;
@@ -169,20 +154,12 @@ static void make_blind(struct sim *s)
 		tlb_make_blind(&s->cpu[c].tlb, &s->tlb_blind_uses);
 }
 
-/* Whether a blind run did anything its TLBs' contents could have changed:
- * used a TLB, needed one for an access, or moved a frame. */
-static bool blind_run_saw_tlbs(const struct sim *s)
-{
-	return s->tlb_blind_uses || s->st.migrate_calls || s->st.splits || s->st.demoted_pages;
-}
-
 /* One run; 1 if it was blind and must be done again with its TLBs. */
 static int run_model(const struct scenario *sc, const struct params *p,
 		     const struct policy_def *pol, uint64_t seed, bool blind,
 		     struct metrics *out, const struct sim_tick *tick, char *err, size_t errlen)
 {
 	struct sim *s = calloc(1, sizeof(*s));
-	double t0 = now_s();
 	int ret = -1;
 
 	if (!s) {
@@ -202,12 +179,13 @@ static int run_model(const struct scenario *sc, const struct params *p,
 	if (blind)
 		make_blind(s);
 	sim_run(s);
-	if (blind && blind_run_saw_tlbs(s)) {
+	/* It used a TLB, needed one for an access, marked a page or moved a
+	 * frame (sim_blind_note()): what it reports may depend on them. */
+	if (blind && s->tlb_blind_uses) {
 		ret = 1;
 		goto out;
 	}
 	metrics_from_sim(s, out);
-	out->v[M_WALL_SECONDS] = now_s() - t0;
 	ret = 0;
 out:
 	sim_free(s);
@@ -215,19 +193,30 @@ out:
 	return ret;
 }
 
+/* Runs made blind, and those done again with their TLBs. */
+struct blind_count {
+	unsigned long runs, redone;
+};
+
+/* One run, blind if @mode allows; its wall time counts a blind attempt
+ * thrown away. */
 static int run_one(const struct scenario *sc, const struct params *p,
-		   const struct policy_def *pol, uint64_t seed, struct metrics *out,
+		   const struct policy_def *pol, uint64_t seed, enum blind_mode mode,
+		   struct blind_count *count, struct metrics *out,
 		   const struct sim_tick *tick, char *err, size_t errlen)
 {
-	int ret = -1;
+	bool blind = run_blind(mode, sc, pol, tick);
+	double t0 = now_s();
+	int ret;
 
-	if (run_blind(sc, pol, tick)) {
-		ret = run_model(sc, p, pol, seed, true, out, tick, err, errlen);
-		if (ret == 1)
-			blind_redone++;
-	}
-	if (ret)
+	ret = run_model(sc, p, pol, seed, blind, out, tick, err, errlen);
+	count->runs += blind;
+	if (ret == 1) {
+		count->redone++;
 		ret = run_model(sc, p, pol, seed, false, out, tick, err, errlen);
+	}
+	if (!ret)
+		out->v[M_WALL_SECONDS] = now_s() - t0;
 	return ret;
 }
 
@@ -243,13 +232,15 @@ static bool same_run(const struct baseline *b, const struct params *p, uint64_t 
 	return true;
 }
 
-/* Keeps a balancing-off run as the twin of (@p, @seed). */
+/* Keeps a balancing-off run as the twin of (@p, @seed); the caller's
+ * settings and counts stay. */
 static void remember_twin(struct baseline *b, const struct params *p, uint64_t seed,
 			  const struct metrics *m)
 {
-	bool elsewhere = b->twin_elsewhere;
-
-	*b = (struct baseline){ true, seed, *p, *m, elsewhere };
+	b->valid = true;
+	b->seed = seed;
+	b->p = *p;
+	b->m = *m;
 	b->m.v[M_THROUGHPUT_LOSS_PCT] = 0;
 }
 
@@ -259,6 +250,8 @@ struct twin {
 	const struct scenario *sc;
 	const struct params *p;
 	uint64_t seed;
+	enum blind_mode mode;
+	struct blind_count count; /* its own: it may run alongside */
 	struct metrics m;
 	int ret;
 	char err[160];
@@ -268,8 +261,8 @@ static void *twin_main(void *arg)
 {
 	struct twin *tw = arg;
 
-	tw->ret = run_one(tw->sc, tw->p, scenario_policy(tw->sc, "off"), tw->seed, &tw->m,
-			  NULL, tw->err, sizeof(tw->err));
+	tw->ret = run_one(tw->sc, tw->p, scenario_policy(tw->sc, "off"), tw->seed, tw->mode,
+			  &tw->count, &tw->m, NULL, tw->err, sizeof(tw->err));
 	return NULL;
 }
 
@@ -346,7 +339,8 @@ int scenario_run_ticked(const struct scenario *sc, const struct params *user,
 			size_t errlen)
 {
 	struct baseline local = { 0 }, *base = cache ? cache : &local;
-	struct twin tw = { .sc = sc, .p = NULL, .seed = seed, .ret = -1 };
+	struct twin tw = { .sc = sc, .p = NULL, .seed = seed, .mode = base->blind, .ret = -1 };
+	struct blind_count count = { 0 };
 	bool need_twin, threaded = false;
 	double t0 = now_s();
 	struct params p;
@@ -363,11 +357,13 @@ int scenario_run_ticked(const struct scenario *sc, const struct params *user,
 	tw.p = &p;
 	if (need_twin && twin_alongside(&p))
 		threaded = !pthread_create(&tw.thread, NULL, twin_main, &tw);
-	ret = run_one(sc, &p, pol, seed, out, tick, err, errlen);
+	ret = run_one(sc, &p, pol, seed, base->blind, &count, out, tick, err, errlen);
 	if (threaded)
 		pthread_join(tw.thread, NULL);
 	else if (need_twin && !ret)
 		twin_main(&tw);
+	base->blind_runs += count.runs + tw.count.runs;
+	base->blind_redone += count.redone + tw.count.redone;
 	if (ret)
 		return -1;
 	if (!sc->has_baseline)

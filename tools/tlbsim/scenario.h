@@ -83,8 +83,17 @@ int scenario_check_reads(const struct scenario *sc, const char *kv, char *err,
 			 size_t errlen);
 bool scenario_reports(const struct scenario *sc, enum metric_id id);
 /*
+ * Which runs leave their TLBs blind (scenario.c, run_blind()): by default
+ * the balancing-off runs of scenarios with twins. A blind run that finds
+ * it needed its TLBs is done again with them, so no figure depends on the
+ * mode; BLIND_NEVER is --no-blind, BLIND_ALWAYS is for tests.
+ */
+enum blind_mode { BLIND_TWINS, BLIND_NEVER, BLIND_ALWAYS };
+
+/*
  * The balancing-off twin of a (parameters, seed), kept so that comparing
- * several policies on one seed runs it once.
+ * several policies on one seed runs it once; and the caller's settings
+ * for the runs it is given to.
  */
 struct baseline {
 	bool valid;
@@ -94,22 +103,14 @@ struct baseline {
 	/* Set by the caller: it runs the twin as a run of its own and calls
 	 * scenario_set_loss() with its figures, so none is run here. */
 	bool twin_elsewhere;
+	enum blind_mode blind;   /* set by the caller */
+	/* Counted here: runs made blind, and those done again with TLBs. */
+	unsigned long blind_runs, blind_redone;
 };
 
 /* @out's throughput_loss_pct against @off, its balancing-off twin's
  * figures (the same parameters and seed). */
 void scenario_set_loss(struct metrics *out, const struct metrics *off);
-
-/*
- * Which runs leave their TLBs blind (scenario.c, run_blind()): by default
- * the balancing-off runs of scenarios with twins. A blind run that finds
- * it needed its TLBs is done again with them, so the figures never
- * depend on the mode; tests set it to compare the modes.
- */
-enum blind_mode { BLIND_TWINS, BLIND_NEVER, BLIND_ALWAYS };
-void scenario_set_blind(enum blind_mode mode);
-/* Blind runs done again with their TLBs since the process started. */
-unsigned long scenario_blind_redone(void);
 
 /* Runs one simulation, and its balancing-off twin unless @cache holds it
  * (@cache may be NULL); 0 or -1 with a one-line message in @err. */

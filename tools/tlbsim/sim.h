@@ -332,6 +332,13 @@ struct sim {
 	unsigned int prefetch_queued;
 };
 
+/* Something the contents of blind TLBs (scenario.c) could matter to
+ * happened: a page marked, a frame moved, a marked page met. */
+static inline void sim_blind_note(struct sim *s)
+{
+	s->tlb_blind_uses += s->tlb_blind;
+}
+
 /* The emulator's smp_processor_id(): the CPU the current event runs on. */
 static inline unsigned int sim_this_cpu(const struct sim *s)
 {

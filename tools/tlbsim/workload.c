@@ -140,7 +140,7 @@ void sim_access_start(struct sim *s, unsigned int ti)
 static void touch_blind(struct sim *s, struct thread *t, uint64_t vpn)
 {
 	if (*pte_of(t->mm, vpn) & PTE_PROTNONE) {
-		s->tlb_blind_uses++;
+		sim_blind_note(s);
 		sim_hint_fault(s, t, vpn);
 	}
 }
