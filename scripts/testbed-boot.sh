@@ -17,5 +17,5 @@ exec timeout "$seconds" qemu-system-x86_64 \
 	-numa node,nodeid=0,cpus=0-$((vcpus / 2 - 1)),memdev=m0 \
 	-numa node,nodeid=1,cpus=$((vcpus / 2))-$((vcpus - 1)),memdev=m1 \
 	-nographic -no-reboot -kernel "$bzimage" -initrd "$initramfs" \
-	-append "console=ttyS0 loglevel=5 panic=-1 $*" \
+	-append "console=ttyS0 loglevel=5 panic=-1 kunit.enable=0 $*" \
 	</dev/null >"$log" 2>&1
