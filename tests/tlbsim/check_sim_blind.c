@@ -30,24 +30,6 @@ static void assert_same_figures(const struct metrics *a, const struct metrics *b
 		      what, a->useful_ns, b->useful_ns);
 }
 
-/* @policy's figures on @seed with @base's settings; @base counts. */
-static struct metrics run_with(const char *scenario, const char *policy,
-			       const char *const *kv, uint64_t seed, struct baseline *base)
-{
-	const struct scenario *sc = scenario_find(scenario);
-	struct metrics m;
-	struct params p;
-	char err[160];
-
-	ck_assert_ptr_nonnull(sc);
-	ck_assert_ptr_nonnull(scenario_policy(sc, policy));
-	params_defaults(&p);
-	set_case_params(&p, kv);
-	ck_assert_msg(scenario_run(sc, &p, scenario_policy(sc, policy), seed, &m, base,
-				   err, sizeof(err)) == 0, "%s", err);
-	return m;
-}
-
 /*
  * @policy's figures blind (@mode) and with TLBs: the same. Returns what
  * the blind side counted: the runs it made blind and those it did again.
@@ -59,8 +41,8 @@ static struct baseline compare_modes(const char *scenario, const char *policy,
 	struct metrics blind, seeing;
 	char what[96];
 
-	blind = run_with(scenario, policy, kv, seed, &blind_base);
-	seeing = run_with(scenario, policy, kv, seed, &seeing_base);
+	blind = run_case_with(scenario, policy, kv, seed, &blind_base);
+	seeing = run_case_with(scenario, policy, kv, seed, &seeing_base);
 	ck_assert_uint_eq(seeing_base.blind_runs, 0);
 	snprintf(what, sizeof(what), "%s/%s seed %llu", scenario, policy,
 		 (unsigned long long)seed);
@@ -139,7 +121,7 @@ START_TEST(test_no_blind_runs_without_twins)
 {
 	struct baseline b = { 0 };
 
-	(void)run_with("thp-split", "batched", small_split, 1, &b);
+	(void)run_case_with("thp-split", "batched", small_split, 1, &b);
 	ck_assert_uint_eq(b.blind_runs, 0);
 	b = compare_modes("thp-split", "batched", small_split, BLIND_ALWAYS, 1);
 	ck_assert_uint_eq(b.blind_redone, 1);

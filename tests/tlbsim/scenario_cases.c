@@ -19,6 +19,12 @@ void set_case_params(struct params *p, const char *const *kv)
 struct metrics run_case(const char *scenario, const char *policy,
 			const char *const *kv, uint64_t seed)
 {
+	return run_case_with(scenario, policy, kv, seed, NULL);
+}
+
+struct metrics run_case_with(const char *scenario, const char *policy,
+			     const char *const *kv, uint64_t seed, struct baseline *base)
+{
 	const struct scenario *sc = scenario_find(scenario);
 	struct metrics m;
 	struct params p;
@@ -28,7 +34,7 @@ struct metrics run_case(const char *scenario, const char *policy,
 	ck_assert_ptr_nonnull(scenario_policy(sc, policy));
 	params_defaults(&p);
 	set_case_params(&p, kv);
-	ck_assert_msg(scenario_run(sc, &p, scenario_policy(sc, policy), seed, &m, NULL,
+	ck_assert_msg(scenario_run(sc, &p, scenario_policy(sc, policy), seed, &m, base,
 				   err, sizeof(err)) == 0, "%s", err);
 	return m;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
  * What the end-to-end suites share (check_sim_scenarios.c,
- * check_sim_oracle.c): reduced-scale parameter sets, each a NULL-ended
- * list of key=value, and a run of one scenario's policy on one seed.
+ * check_sim_oracle.c, check_sim_blind.c): reduced-scale parameter sets,
+ * each a NULL-ended list of key=value, and a run of one scenario's policy
+ * on one seed.
  */
 #ifndef TESTS_TLBSIM_SCENARIO_CASES_H
 #define TESTS_TLBSIM_SCENARIO_CASES_H
@@ -30,5 +31,8 @@ void set_case_params(struct params *p, const char *const *kv);
  * setting or run fails the calling test. */
 struct metrics run_case(const char *scenario, const char *policy,
 			const char *const *kv, uint64_t seed);
+/* run_case() with @base's settings, and its counts (@base may be NULL). */
+struct metrics run_case_with(const char *scenario, const char *policy,
+			     const char *const *kv, uint64_t seed, struct baseline *base);
 
 #endif
