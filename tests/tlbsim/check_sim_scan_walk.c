@@ -49,15 +49,20 @@ static uint64_t call(unsigned int task, uint64_t now)
 	return scan_walk_call(sim, mm, task, NR_PAGES * 4);
 }
 
-/* Two sequences at their start mark everything for everyone. */
-static void first_two_sequences(void)
+/* Two sequences at their start mark everything (@pages) for everyone. */
+static void first_two_sequences_of(uint64_t pages)
 {
-	ck_assert_uint_eq(call(0, 0), NR_PAGES);
+	ck_assert_uint_eq(call(0, 0), pages);
 	ck_assert_uint_eq(mm->scan_seq, 1);
 	mm->scan_next_vpn = NR_PAGES; /* the pass went over the region */
-	ck_assert_uint_eq(call(1, DELAY_NS + 1), NR_PAGES);
+	ck_assert_uint_eq(call(1, DELAY_NS + 1), pages);
 	ck_assert_uint_eq(mm->scan_seq, 2);
 	mm->scan_next_vpn = NR_PAGES;
+}
+
+static void first_two_sequences(void)
+{
+	first_two_sequences_of(NR_PAGES);
 }
 
 START_TEST(test_walk_first_two_sequences_mark_every_vma)
@@ -66,7 +71,7 @@ START_TEST(test_walk_first_two_sequences_mark_every_vma)
 
 	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
 	scan_walk_add(walk, VMA_FAULTERS_OWN, 2);
-	scan_walk_add(walk, VMA_FAULTERS_REGION, 0);
+	scan_walk_add_pages(walk, 0, NR_PAGES);
 	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
 	/* The first call marks all and reaches the end: the sequence
 	 * completes in one call though nobody faulted anywhere. */
@@ -100,10 +105,10 @@ START_TEST(test_walk_skips_unfaulted_vmas_and_forces_one)
 	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
 	scan_walk_add(walk, VMA_FAULTERS_OWN, 0);
 	scan_walk_add(walk, VMA_FAULTERS_OWN, 1);
-	scan_walk_add(walk, VMA_FAULTERS_REGION, 0);
+	scan_walk_add_pages(walk, 0, NR_PAGES);
 	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
 	first_two_sequences();
-	scan_walk_region_fault(walk, 0); /* only task 0 faulted on the region */
+	scan_walk_hint_fault(walk, 0, 0); /* only task 0 faulted on the region */
 
 	/* Task 1: its stack only; then, having skipped some, it forces
 	 * the first unmarked VMA from the offset (the heap) and returns
@@ -140,9 +145,9 @@ START_TEST(test_walk_leaves_a_skipped_vma_behind_a_marked_one)
 	 * whole sequence. */
 	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
 	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
-	scan_walk_add(walk, VMA_FAULTERS_REGION, 0);
+	scan_walk_add_pages(walk, 0, NR_PAGES);
 	first_two_sequences();
-	scan_walk_region_fault(walk, 0);
+	scan_walk_hint_fault(walk, 0, 0);
 
 	/* Task 0 marks the region, then forces the heap. */
 	ck_assert_uint_eq(call(0, 2 * DELAY_NS), NR_PAGES);
@@ -160,11 +165,11 @@ END_TEST
 START_TEST(test_walk_pid_bits_last_two_reset_periods)
 {
 	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
-	scan_walk_add(walk, VMA_FAULTERS_REGION, 0);
+	scan_walk_add_pages(walk, 0, NR_PAGES);
 	first_two_sequences();
 	/* The region's numab_state started at t=0: the first reset comes
 	 * at next_scan (1 delay) + 4 delays. Task 0 faults before it. */
-	scan_walk_region_fault(walk, 0);
+	scan_walk_hint_fault(walk, 0, 0);
 	ck_assert_uint_eq(call(0, 2 * DELAY_NS), NR_PAGES);
 	mm->scan_next_vpn = NR_PAGES;
 	/* Let the sequence close (the forced heap), then: after one reset
@@ -186,7 +191,7 @@ END_TEST
 START_TEST(test_walk_forces_a_vma_left_more_sequences_than_threads)
 {
 	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
-	scan_walk_add(walk, VMA_FAULTERS_REGION, 0);
+	scan_walk_add_pages(walk, 0, NR_PAGES);
 	first_two_sequences();
 	/* Unmarked for more sequences than the process has threads (the
 	 * workers and the main thread): open to any task again. */
@@ -206,10 +211,10 @@ END_TEST
 START_TEST(test_walk_budget_ends_inside_the_region)
 {
 	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
-	scan_walk_add(walk, VMA_FAULTERS_REGION, 0);
+	scan_walk_add_pages(walk, 0, NR_PAGES);
 	scan_walk_add(walk, VMA_FAULTERS_NONE, 0);
 	first_two_sequences();
-	scan_walk_region_fault(walk, 0);
+	scan_walk_hint_fault(walk, 0, 0);
 	sim->now = 2 * DELAY_NS;
 	/* scan_size worth of pages, then the call is over at an offset
 	 * inside the region, the sequence open. */
@@ -227,7 +232,7 @@ END_TEST
 
 START_TEST(test_walk_delays_run_in_jiffies)
 {
-	scan_walk_add(walk, VMA_FAULTERS_REGION, 0);
+	scan_walk_add_pages(walk, 0, NR_PAGES);
 	/* A guest whose jiffies run at half speed: the scan delay of a new
 	 * VMA lasts twice as long in the machine's time. */
 	sim->p.v[P_JIFFIES_RATE] = 0.5;
@@ -238,6 +243,115 @@ START_TEST(test_walk_delays_run_in_jiffies)
 	mm->scan_next_vpn = NR_PAGES;
 	ck_assert_uint_eq(call(1, DELAY_NS + 1), 0); /* still inside the delay */
 	ck_assert_uint_eq(call(1, 2 * DELAY_NS + 1), NR_PAGES);
+}
+END_TEST
+
+/*
+ * numa_regions' thp-split mode unmaps the second half of every 2 MiB: the
+ * region becomes one VMA per first half, each with its own numab_state.
+ * Here four such VMAs of PIECE pages, PIECE apart.
+ */
+#define PIECE (NR_PAGES / 8)
+
+static void add_pieces(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		ck_assert_int_eq(scan_walk_add_pages(walk, 2 * i * PIECE, (2 * i + 1) * PIECE), 0);
+}
+
+static void assert_range(unsigned int i, uint64_t start, uint64_t end)
+{
+	ck_assert_uint_gt(walk->nr_ranges, i);
+	ck_assert_uint_eq(walk->range[i].start, start);
+	ck_assert_uint_eq(walk->range[i].end, end);
+}
+
+START_TEST(test_walk_pieces_are_marked_by_the_task_that_faulted_on_them)
+{
+	add_pieces();
+	first_two_sequences_of(4 * PIECE);
+	ck_assert_uint_eq(walk->nr_ranges, 4); /* every piece, each its own */
+	/* vma_set_access_pid_bit() sets the bit of the VMA the faulting
+	 * page is in: task 0 faulted on pieces 0 and 2, task 1 on piece 1. */
+	scan_walk_hint_fault(walk, 0, 3);
+	scan_walk_hint_fault(walk, 0, 4 * PIECE + 5);
+	scan_walk_hint_fault(walk, 1, 2 * PIECE);
+	sim->now = 2 * DELAY_NS;
+	/* Task 0 marks its two, skips the others, then forces the first VMA
+	 * left from the offset (piece 1) and stops: 3 change_prot_numa()
+	 * calls, the forced one last, the sequence open after piece 1. */
+	ck_assert_uint_eq(scan_walk_call(sim, mm, 0, NR_PAGES * 4), 3 * PIECE);
+	ck_assert_uint_eq(walk->nr_ranges, 3);
+	assert_range(0, 0, PIECE);
+	assert_range(1, 4 * PIECE, 5 * PIECE);
+	assert_range(2, 2 * PIECE, 3 * PIECE);
+	ck_assert_uint_eq(walk->pid_skips, 2);
+	ck_assert_uint_eq(walk->forced, 1);
+	ck_assert_uint_eq(walk->off, 2);
+	ck_assert_uint_eq(mm->scan_seq, 2);
+	/* Task 1 finds pieces 1 and 2 done, piece 3 not its own: it
+	 * reaches the end having skipped one, and the forced retry from
+	 * the offset marks piece 3. */
+	ck_assert_uint_eq(scan_walk_call(sim, mm, 1, NR_PAGES * 4), PIECE);
+	assert_range(0, 6 * PIECE, 7 * PIECE);
+	ck_assert_uint_eq(walk->forced, 2);
+}
+END_TEST
+
+START_TEST(test_walk_fault_bit_goes_to_the_vma_of_its_page)
+{
+	unsigned int i;
+
+	ck_assert_int_eq(scan_walk_add(walk, VMA_FAULTERS_NONE, 0), 0);
+	add_pieces();
+	ck_assert_int_eq(scan_walk_add(walk, VMA_FAULTERS_ONE, 0), 0);
+	/* No numab_state before the scanner first meets a VMA. */
+	scan_walk_hint_fault(walk, 3, 0);
+	ck_assert_uint_eq(walk->vma[1].pids[1], 0);
+	call(0, 0);
+	scan_walk_hint_fault(walk, 3, 3 * PIECE - 1); /* last page of piece 1 */
+	scan_walk_hint_fault(walk, 2, PIECE);         /* a hole: no VMA */
+	scan_walk_hint_fault(walk, 2, 7 * PIECE);     /* past the last piece */
+	for (i = 1; i <= 4; i++)
+		ck_assert_uint_eq(walk->vma[i].pids[1], i == 2 ? 1ULL << 3 : 0);
+	ck_assert_uint_eq(walk->vma[0].pids[1], 0);
+}
+END_TEST
+
+START_TEST(test_walk_budget_runs_across_pieces)
+{
+	add_pieces();
+	first_two_sequences_of(4 * PIECE);
+	scan_walk_hint_fault(walk, 0, 0);
+	scan_walk_hint_fault(walk, 0, 2 * PIECE);
+	sim->now = 2 * DELAY_NS;
+	/* scan_size worth of pages: all of piece 0, then the budget ends
+	 * inside piece 1 and the offset stays there. */
+	ck_assert_uint_eq(scan_walk_call(sim, mm, 0, PIECE + PIECE / 2), PIECE + PIECE / 2);
+	ck_assert_uint_eq(walk->nr_ranges, 2);
+	assert_range(1, 2 * PIECE, 2 * PIECE + PIECE / 2);
+	ck_assert(walk->mid_region);
+	ck_assert_uint_eq(walk->off, 1);
+	mm->scan_next_vpn = 2 * PIECE + PIECE / 2; /* the pass got there */
+	/* Task 1 has no bit on piece 1, but a started VMA is finished. */
+	ck_assert_uint_eq(scan_walk_call(sim, mm, 1, PIECE / 2), PIECE / 2);
+	assert_range(0, 2 * PIECE + PIECE / 2, 3 * PIECE);
+	ck_assert(!walk->mid_region);
+}
+END_TEST
+
+START_TEST(test_walk_refuses_bad_page_ranges)
+{
+	ck_assert_int_eq(scan_walk_add(walk, VMA_FAULTERS_REGION, 0), -1);
+	ck_assert_int_eq(scan_walk_add_pages(walk, 5, 5), -1);
+	ck_assert_int_eq(scan_walk_add_pages(walk, 10, 20), 0);
+	ck_assert_int_eq(scan_walk_add_pages(walk, 15, 30), -1); /* overlaps */
+	ck_assert_int_eq(scan_walk_add_pages(walk, 0, 5), -1);   /* below */
+	ck_assert_int_eq(scan_walk_add_pages(walk, 20, 30), 0);
+	ck_assert_uint_eq(walk->nr, 2);
+	ck_assert_uint_eq(walk->nr_paged, 2);
 }
 END_TEST
 
@@ -265,6 +379,10 @@ static Suite *scan_walk_suite(void)
 	tcase_add_test(tc, test_walk_forces_a_vma_left_more_sequences_than_threads);
 	tcase_add_test(tc, test_walk_budget_ends_inside_the_region);
 	tcase_add_test(tc, test_walk_delays_run_in_jiffies);
+	tcase_add_test(tc, test_walk_pieces_are_marked_by_the_task_that_faulted_on_them);
+	tcase_add_test(tc, test_walk_fault_bit_goes_to_the_vma_of_its_page);
+	tcase_add_test(tc, test_walk_budget_runs_across_pieces);
+	tcase_add_test(tc, test_walk_refuses_bad_page_ranges);
 	tcase_add_test(tc, test_walk_refuses_a_vma_past_its_capacity);
 	suite_add_tcase(s, tc);
 	return s;

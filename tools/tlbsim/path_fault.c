@@ -190,7 +190,8 @@ void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn)
 	if (t->mm->in_pass)
 		s->st.faults_during_pass++;
 	if (t->mm->walk)
-		scan_walk_region_fault(t->mm->walk, (unsigned int)(t - s->thread) - t->mm->first_thread);
+		scan_walk_hint_fault(t->mm->walk, (unsigned int)(t - s->thread) - t->mm->first_thread,
+				     vpn);
 	s->cpu[t->cpu].acct.fault_ns += (uint64_t)s->p.v[P_FAULT_NS];
 	if (tlbp_hint_fault_init(&hf, s->policy.hint, &fault_ops, &f) ||
 	    tlbp_hint_fault_handle(&hf, &res))

@@ -120,6 +120,23 @@ static void schedule_next_call(struct sim *s, struct mm *mm, uint64_t started, u
 	sim_schedule(s, next, EV_SCAN_START, mm->id - 1);
 }
 
+/* A pass of a walk marks the call's ranges one after the other: it
+ * spans the lowest to the highest, and its first VMA ends first. */
+static void walk_pass_bounds(struct mm *mm)
+{
+	const struct vma_walk *w = mm->walk;
+	unsigned int i;
+
+	mm->pass_start_vpn = w->range[0].start;
+	mm->scan_pass_end = mm->scan_vma_end = w->range[0].end;
+	for (i = 1; i < w->nr_ranges; i++) {
+		if (w->range[i].start < mm->pass_start_vpn)
+			mm->pass_start_vpn = w->range[i].start;
+		if (w->range[i].end > mm->scan_pass_end)
+			mm->scan_pass_end = w->range[i].end;
+	}
+}
+
 void sim_scan_start(struct sim *s, struct mm *mm)
 {
 	uint64_t pages = (uint64_t)(s->p.v[P_SCAN_SIZE_MB] * 1048576.0) >> PAGE_SHIFT;
@@ -129,13 +146,14 @@ void sim_scan_start(struct sim *s, struct mm *mm)
 		pages = 1;
 	s->st.scan_calls++;
 	if (mm->walk) {
-		pages = scan_walk_call(s, mm, scan_next_task(s, mm) - mm->first_thread, pages);
-		if (!pages) {
+		if (!scan_walk_call(s, mm, scan_next_task(s, mm) - mm->first_thread, pages)) {
 			/* Only other VMAs this call: no pass over the region. */
 			mm->scan_cpu_rr++;
 			schedule_next_call(s, mm, s->now, 0);
 			return;
 		}
+		mm->scan_range = 0;
+		mm->scan_next_vpn = mm->walk->range[0].start;
 	}
 	if (mm->scan_next_vpn >= mm->nr_pages)
 		mm->scan_next_vpn = 0;
@@ -147,6 +165,9 @@ void sim_scan_start(struct sim *s, struct mm *mm)
 	mm->scan_pass_end = mm->scan_next_vpn + pages;
 	if (mm->scan_pass_end > mm->nr_pages)
 		mm->scan_pass_end = mm->nr_pages;
+	mm->scan_vma_end = mm->scan_pass_end;
+	if (mm->walk)
+		walk_pass_bounds(mm);
 	mm->pass_started_ns = s->now;
 	mm->scan_cpu = sim_this_cpu(s);
 	mm->scan_cpu_rr++;
@@ -292,8 +313,16 @@ void sim_scan_table(struct sim *s, struct mm *mm)
 
 	if (mm->scan_step == SCAN_STEP_DONE) {
 		mm->scan_step = SCAN_STEP_DRAIN;
-		scan_finish(s, mm);
-		return;
+		if (!mm->walk || ++mm->scan_range >= mm->walk->nr_ranges) {
+			scan_finish(s, mm);
+			return;
+		}
+		/* The call's next VMA: change_prot_numa() gathers and
+		 * flushes each VMA on its own. */
+		start = mm->scan_next_vpn = mm->walk->range[mm->scan_range].start;
+		mm->scan_vma_end = mm->walk->range[mm->scan_range].end;
+		tlbp_gather_begin(&mm->gather, &mm->flush, s->batch_cfg.range_ceiling,
+				  PAGE_SHIFT);
 	}
 	if (mm->scan_step == SCAN_STEP_DRAIN) {
 		/* Under this table's PTL, before touching its PTEs. */
@@ -307,8 +336,8 @@ void sim_scan_table(struct sim *s, struct mm *mm)
 		}
 	}
 	end = (start | (PTES_PER_TABLE - 1)) + 1;
-	if (end > mm->scan_pass_end)
-		end = mm->scan_pass_end;
+	if (end > mm->scan_vma_end)
+		end = mm->scan_vma_end;
 	cost = (double)(end - start) * s->p.v[P_PTE_UPDATE_NS];
 	s->cpu[cpu].acct.kernel_ns += (uint64_t)cost;
 	for (vpn = start; vpn < end; vpn++) {
@@ -332,7 +361,7 @@ void sim_scan_table(struct sim *s, struct mm *mm)
 	s->st.hint_ptes_updated += changed;
 	mm->scan_next_vpn = end;
 	mm->scan_step = SCAN_STEP_DRAIN;
-	if (end >= mm->scan_pass_end) {
+	if (end >= mm->scan_vma_end) {
 		scan_flush(s, mm, cpu);
 		return;
 	}

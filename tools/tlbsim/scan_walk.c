@@ -24,17 +24,36 @@
 #include "rng.h"
 #include "sim.h"
 
-int scan_walk_add(struct vma_walk *w, enum vma_faulters f, unsigned int owner)
+static struct walk_vma *append(struct vma_walk *w, enum vma_faulters f, unsigned int owner)
 {
 	struct walk_vma *v;
 
 	if (w->nr >= WALK_MAX_VMAS)
-		return -1;
-	v = &w->vma[w->nr];
+		return NULL;
+	v = &w->vma[w->nr++];
 	*v = (struct walk_vma){ .faulters = f, .owner = owner };
+	return v;
+}
+
+int scan_walk_add(struct vma_walk *w, enum vma_faulters f, unsigned int owner)
+{
 	if (f == VMA_FAULTERS_REGION)
-		w->region = w->nr;
-	w->nr++;
+		return -1; /* a VMA of modelled pages needs its range */
+	return append(w, f, owner) ? 0 : -1;
+}
+
+int scan_walk_add_pages(struct vma_walk *w, uint64_t start, uint64_t end)
+{
+	const struct walk_vma *last = w->nr_paged ? &w->vma[w->paged[w->nr_paged - 1]] : NULL;
+	struct walk_vma *v;
+
+	if (start >= end || (last && start < last->pages.end))
+		return -1;
+	v = append(w, VMA_FAULTERS_REGION, 0);
+	if (!v)
+		return -1;
+	v->pages = (struct scan_range){ start, end };
+	w->paged[w->nr_paged++] = (unsigned short)(w->nr - 1);
 	return 0;
 }
 
@@ -56,7 +75,7 @@ static uint64_t faulter_bits(struct sim *s, const struct walk_vma *v, unsigned i
 	case VMA_FAULTERS_OWN:
 		return task_bit(v->owner);
 	default:
-		return 0; /* the region's bits come from its modelled hint faults */
+		return 0; /* modelled pages' bits come from their hint faults */
 	}
 }
 
@@ -71,7 +90,7 @@ static bool accessed(const struct vma_walk *w, const struct walk_vma *v, unsigne
 		return true;
 	if ((v->pids[0] | v->pids[1]) & bit)
 		return true;
-	if (w->mid_region && i == w->region)
+	if (w->mid_region && i == w->off)
 		return true; /* numa_scan_offset > vm_start: finish a started VMA */
 	return (int64_t)mm->scan_seq > (int64_t)v->prev_seq + nr_threads;
 }
@@ -90,10 +109,11 @@ uint64_t scan_walk_call(struct sim *s, struct mm *mm, unsigned int task, uint64_
 {
 	struct vma_walk *w = mm->walk;
 	uint64_t delay = sim_jiffies_ns(s, s->p.v[P_SCAN_DELAY_MS] * 1e6);
-	uint64_t bit = task_bit(task), region_pages = 0;
+	uint64_t bit = task_bit(task), marked = 0;
 	bool skipped = false, forced = false;
 	unsigned int i;
 
+	w->nr_ranges = 0;
 retry:
 	if (w->off >= w->nr) { /* no VMA left at the offset: a new sequence */
 		sim_scan_seq_done(s, mm);
@@ -120,19 +140,28 @@ retry:
 			w->pid_skips++;
 			continue;
 		}
-		if (i == w->region) {
-			uint64_t from = mm->scan_next_vpn < mm->nr_pages ? mm->scan_next_vpn : 0;
-			uint64_t left = mm->nr_pages - from;
+		if (v->faulters == VMA_FAULTERS_REGION) {
+			/* change_prot_numa() over it, or what the budget allows */
+			uint64_t from = w->mid_region && i == w->off ? mm->scan_next_vpn : v->pages.start;
+			uint64_t left = v->pages.end - from, take = left < budget ? left : budget;
 
-			region_pages = left < budget ? left : budget;
-			if (region_pages < left) {
-				/* The budget ends inside the region: the offset
+			w->range[w->nr_ranges++] = (struct scan_range){ from, from + take };
+			marked += take;
+			budget -= take;
+			w->mid_region = false;
+			if (take < left) {
+				/* The budget ends inside the VMA: the offset
 				 * stays there and this call is over. */
 				w->off = i;
 				w->mid_region = true;
-				return region_pages;
+				return marked;
 			}
-			w->mid_region = false;
+			if (!budget) {
+				/* ... or at its end: the call is over past it,
+				 * with prev_scan_seq not set (goto out). */
+				w->off = i + 1;
+				return marked;
+			}
 		} else {
 			v->pids[1] |= faulter_bits(s, v, mm->nr_threads);
 		}
@@ -151,13 +180,26 @@ retry:
 		sim_scan_seq_done(s, mm); /* reset_ptenuma_scan() */
 		w->off = 0;
 	}
-	return region_pages;
+	return marked;
 }
 
-void scan_walk_region_fault(struct vma_walk *w, unsigned int task)
+void scan_walk_hint_fault(struct vma_walk *w, unsigned int task, uint64_t vpn)
 {
-	struct walk_vma *v = &w->vma[w->region];
+	unsigned int lo = 0, hi = w->nr_paged;
+	struct walk_vma *v;
 
-	if (v->started) /* vma->numab_state */
+	/* The last VMA of modelled pages that starts at or below @vpn. */
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (w->vma[w->paged[mid]].pages.start <= vpn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return;
+	v = &w->vma[w->paged[lo - 1]];
+	if (vpn < v->pages.end && v->started) /* vma->numab_state */
 		v->pids[1] |= task_bit(task);
 }

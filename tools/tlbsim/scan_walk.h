@@ -14,7 +14,9 @@
 struct sim;
 struct mm;
 
-#define WALK_MAX_VMAS 80
+/* numa_regions' VMAs, and its region cut into 1 MiB VMAs (numa-thp-split:
+ * the second half of every 2 MiB unmapped) up to 2 GiB of region. */
+#define WALK_MAX_VMAS 1040
 
 /* Which of the mm's tasks take a hint fault on a VMA soon after the
  * scanner marks it, and so set their bit in its pids_active. */
@@ -22,7 +24,12 @@ enum vma_faulters {
 	VMA_FAULTERS_NONE, /* nobody running (the sleeping main thread's) */
 	VMA_FAULTERS_ONE,  /* one page every task reads: the first to touch it */
 	VMA_FAULTERS_OWN,  /* one task: its stack */
-	VMA_FAULTERS_REGION, /* the modelled region: bits set by its hint faults */
+	VMA_FAULTERS_REGION, /* modelled pages: bits set by their hint faults */
+};
+
+/* Pages of the mm, [start, end). */
+struct scan_range {
+	uint64_t start, end;
 };
 
 struct walk_vma {
@@ -34,29 +41,44 @@ struct walk_vma {
 	uint64_t next_scan_ns;   /* numab_state->next_scan */
 	uint64_t reset_ns;       /* numab_state->pids_active_reset */
 	uint64_t pids[2];        /* numab_state->pids_active, one bit a task */
+	struct scan_range pages; /* VMA_FAULTERS_REGION: the mm's pages it maps */
 };
 
 struct vma_walk {
 	unsigned int nr;
 	unsigned int off;        /* mm->numa_scan_offset, as a VMA index */
-	bool mid_region;         /* the offset is inside the region */
-	unsigned int region;     /* index of the region's VMA */
+	bool mid_region;         /* the offset is inside VMA off, at mm->scan_next_vpn */
 	uint64_t forced, pid_skips; /* calls that forced a VMA, VMAs skipped: for tests */
+	/* What the last call marks: one range per VMA of modelled pages,
+	 * each its own change_prot_numa() (mmu_gather and final flush). */
+	unsigned int nr_ranges;
+	struct scan_range range[WALK_MAX_VMAS];
 	struct walk_vma vma[WALK_MAX_VMAS];
+	/* Indices of the VMAs of modelled pages, in address order. */
+	unsigned int nr_paged;
+	unsigned short paged[WALK_MAX_VMAS];
 };
 
-/* Appends a VMA (address order); -1 if the walk is full. */
+/* Appends a VMA (address order) with no modelled pages, faulted on by
+ * @f (not VMA_FAULTERS_REGION); -1 if the walk is full or @f is. */
 int scan_walk_add(struct vma_walk *w, enum vma_faulters f, unsigned int owner);
+/* Appends a VMA (address order) that maps the mm's pages [@start, @end);
+ * its bits come from their hint faults. -1 if the walk is full, the range
+ * is empty or it does not lie above the last such VMA's. */
+int scan_walk_add_pages(struct vma_walk *w, uint64_t start, uint64_t end);
 
 /*
  * One task_numa_work() call by task @task (its index in @mm) at the
  * current time: marks the VMAs it scans, completes sequences as the
- * kernel does (sim_scan_seq_done()), and returns how many of the
- * region's pages from mm->scan_next_vpn this call marks (0: none).
+ * kernel does (sim_scan_seq_done()), lists in w->range the modelled
+ * pages this call marks, a range per VMA in the order it marks them
+ * (a forced VMA last; a VMA the budget ended in is resumed from
+ * mm->scan_next_vpn), and returns how many pages that is (0: none).
  */
 uint64_t scan_walk_call(struct sim *s, struct mm *mm, unsigned int task, uint64_t budget);
 
-/* A hint fault by task @task in the region (vma_set_access_pid_bit()). */
-void scan_walk_region_fault(struct vma_walk *w, unsigned int task);
+/* A hint fault by task @task on page @vpn (vma_set_access_pid_bit()):
+ * sets its bit in the VMA that maps the page. */
+void scan_walk_hint_fault(struct vma_walk *w, unsigned int task, uint64_t vpn);
 
 #endif

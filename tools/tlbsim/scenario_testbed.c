@@ -122,6 +122,16 @@ static void describe_testbed(const struct params *eff, char *buf, size_t len)
 		 eff->v[P_WARMUP_S], eff->v[P_DURATION_S]);
 }
 
+/* numa_regions' VMAs that the walk models (layout_vmas()). */
+static double walk_vmas(const struct params *eff)
+{
+	double region = 1;
+
+	if (eff->v[P_SPLIT_PARTIAL_THP] > 0 && eff->v[P_FOLIO_ORDER] > 0)
+		region = eff->v[P_WORKING_SET_GIB] * (1 << (18 - (int)eff->v[P_FOLIO_ORDER]));
+	return 6 + eff->v[P_THREADS] + region;
+}
+
 static bool check_testbed(const struct params *eff, char *buf, size_t len)
 {
 	unsigned int threads = (unsigned int)eff->v[P_THREADS];
@@ -134,6 +144,11 @@ static bool check_testbed(const struct params *eff, char *buf, size_t len)
 	if (((unsigned int)eff->v[P_MOVING_THREADS]) % 2) {
 		snprintf(buf, len, "moving_threads=%g: moving threads switch nodes in pairs",
 			 eff->v[P_MOVING_THREADS]);
+		return true;
+	}
+	if (walk_vmas(eff) > WALK_MAX_VMAS) {
+		snprintf(buf, len, "%g VMAs (one per half-mapped folio): the scanner's walk holds %u",
+			 walk_vmas(eff), WALK_MAX_VMAS);
 		return true;
 	}
 	if ((eff->v[P_WARMUP_S] + eff->v[P_DURATION_S]) * 1e3 <= eff->v[P_SCAN_DELAY_MS]) {
@@ -207,6 +222,25 @@ static int build(struct sim *s, unsigned int moving, unsigned int stable)
 }
 
 /*
+ * The region's VMAs: one mapping, or in numa-thp-split's mode one VMA per
+ * THP, since the munmap() of each THP's second half leaves its first half
+ * a VMA of its own (tools/testbed/numa_regions.c); the scanner then marks
+ * each, with its own gather and flush, only for the tasks that faulted on
+ * it.
+ */
+static int add_region(struct vma_walk *w, const struct sim *s, const struct mm *mm)
+{
+	uint64_t nr = folio_pages(mm, 0), v;
+	int err = 0;
+
+	if (!s->p.v[P_SPLIT_PARTIAL_THP] || nr == 1) /* as scenario_unmap_partial() */
+		return scan_walk_add_pages(w, 0, mm->nr_pages);
+	for (v = 0; v < mm->nr_pages && !err; v += nr)
+		err = scan_walk_add_pages(w, v, v + nr / 2);
+	return err;
+}
+
+/*
  * numa_regions' VMAs in address order, as /proc/PID/maps listed them in
  * the guest (docs/kernel-port.md, "The scanner's walk over the VMAs"),
  * with the tasks that fault on each soon after the scanner marks it: the
@@ -218,7 +252,7 @@ static int build(struct sim *s, unsigned int moving, unsigned int stable)
  * the vDSO (nobody). The read-only file mappings, the guard pages and
  * [vvar] are never scanned and are left out.
  */
-static int layout_vmas(struct mm *mm)
+static int layout_vmas(const struct sim *s, struct mm *mm)
 {
 	struct vma_walk *w = calloc(1, sizeof(*w));
 	unsigned int i;
@@ -231,7 +265,7 @@ static int layout_vmas(struct mm *mm)
 		err |= scan_walk_add(w, VMA_FAULTERS_NONE, 0);
 	for (i = mm->nr_threads; i-- > 0;)
 		err |= scan_walk_add(w, VMA_FAULTERS_OWN, i);
-	err |= scan_walk_add(w, VMA_FAULTERS_REGION, 0);
+	err |= add_region(w, s, mm);
 	err |= scan_walk_add(w, VMA_FAULTERS_ONE, 0);
 	err |= scan_walk_add(w, VMA_FAULTERS_NONE, 0);
 	err |= scan_walk_add(w, VMA_FAULTERS_ONE, 0);
@@ -254,7 +288,7 @@ static int setup_testbed(struct sim *s, const struct policy_def *pol)
 		return -1;
 	scenario_unmap_partial(s);
 	for (i = 0; i < s->nr_mms; i++)
-		if (layout_vmas(&s->mm[i]))
+		if (layout_vmas(s, &s->mm[i]))
 			return -1;
 	s->end_ns = warmup + (uint64_t)(p->v[P_DURATION_S] * 1e9);
 	s->balancing = pol->balancing;

@@ -79,8 +79,11 @@ struct mm {
 	bool global_asid;        /* x86-invlpgb: flushed by broadcast */
 	/* NUMA scanner state */
 	uint64_t scan_next_vpn;
-	uint64_t scan_pass_end;  /* vpn where the current pass stops */
-	uint64_t pass_start_vpn; /* vpn where the current (or last) pass began */
+	/* The pages the current (or last) pass marks lie in [pass_start_vpn,
+	 * scan_pass_end); with a walk, a VMA at a time (its ranges). */
+	uint64_t pass_start_vpn, scan_pass_end;
+	uint64_t scan_vma_end;   /* vpn where the VMA being marked ends */
+	unsigned int scan_range; /* with a walk: the call's range being marked */
 	/* The pages the one and two passes before it marked, for where a
 	 * migration's page was marked (enum scan_origin) */
 	struct { uint64_t start, end; } earlier_pass[2];
