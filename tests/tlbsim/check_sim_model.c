@@ -407,6 +407,34 @@ START_TEST(test_aspace_shared_object_ptes)
 END_TEST
 
 /*
+ * tlb_finish_mmu() flushes, then drops tlb_flush_pending: a migration
+ * during the pass's final flush still finds the count up, so a PROT_NONE
+ * PTE it unmaps may be cached and is flushed. The pass over 1024 pages is
+ * two tables; the third step issues the final flush, the fourth comes
+ * when that flush's wait is over.
+ */
+START_TEST(test_scan_pending_lasts_through_the_final_flush)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct mm *mm = &s->mm[0];
+
+	sim_scan_start(s, mm);
+	ck_assert(mm->in_pass);
+	sim_scan_table(s, mm);
+	ck_assert(tlbp_mm_flush_pending(&mm->flush));
+	sim_scan_table(s, mm); /* the last table, then the final flush */
+	ck_assert_uint_gt(s->st.tlb_ipis_sent, 0);
+	ck_assert(mm->scan_step == SCAN_STEP_DONE);
+	ck_assert(tlbp_mm_flush_pending(&mm->flush));
+	sim_scan_table(s, mm); /* acknowledged */
+	ck_assert(!mm->in_pass);
+	ck_assert(!tlbp_mm_flush_pending(&mm->flush));
+	ck_assert_uint_eq(s->st.hint_ptes_updated, NR_PAGES);
+	destroy(s);
+}
+END_TEST
+
+/*
  * The race the rules exist for: CPU 1 caches page 5; the scanner's gather
  * makes it PROT_NONE but has not flushed yet; CPU 0 takes a hint fault on
  * it and migrates it to its own node. The migration must flush CPU 1.
@@ -649,6 +677,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_backend_shared_ctx_issues_from_this_cpu);
 	tcase_add_test(tc, test_aspace_folios_and_bytes_per_page);
 	tcase_add_test(tc, test_aspace_shared_object_ptes);
+	tcase_add_test(tc, test_scan_pending_lasts_through_the_final_flush);
 	tcase_add_test(tc, test_oracle_safe_migration_flushes_pending_gather);
 	tcase_add_test(tc, test_oracle_catches_never_flush);
 	tcase_add_test(tc, test_oracle_catches_ignore_pending);

@@ -282,6 +282,10 @@ static void scan_flush(struct sim *s, struct mm *mm, unsigned int cpu)
 	tlbp_gather_finish(&mm->gather, &mm->cpus, &why);
 	if (why != TLBP_FLUSH_NOT_REQUIRED)
 		s->st.scanner_flush_mm_calls++;
+	/* tlb_finish_mmu() drops tlb_flush_pending after the flush returns:
+	 * the finish issued it at once, so hold the count up until the wait
+	 * it costs is over (SCAN_STEP_DONE). */
+	tlbp_mm_inc_flush_pending(&mm->flush);
 	mm->scan_step = SCAN_STEP_DONE;
 	sim_schedule(s, s->now + cpu_path_ns(&s->cpu[cpu]) - before + 1,
 		     EV_SCAN_TABLE, mm->id - 1);
@@ -312,6 +316,7 @@ void sim_scan_table(struct sim *s, struct mm *mm)
 	double cost;
 
 	if (mm->scan_step == SCAN_STEP_DONE) {
+		tlbp_mm_dec_flush_pending(&mm->flush);
 		mm->scan_step = SCAN_STEP_DRAIN;
 		if (!mm->walk || ++mm->scan_range >= mm->walk->nr_ranges) {
 			scan_finish(s, mm);
@@ -385,7 +390,10 @@ static void scan_close(struct sim *s, void *arg)
 	struct mm *mm = arg;
 
 	(void)s;
-	tlbp_gather_finish(&mm->gather, &mm->cpus, NULL);
+	if (mm->scan_step == SCAN_STEP_DONE)
+		tlbp_mm_dec_flush_pending(&mm->flush); /* its flush was issued */
+	else
+		tlbp_gather_finish(&mm->gather, &mm->cpus, NULL);
 	mm->in_pass = false;
 }
 
@@ -394,9 +402,10 @@ void sim_scan_end(struct sim *s)
 	unsigned int i;
 
 	/* Gathers still open at the end close now, on the CPU of the mm's
-	 * first task, so nothing stays owed. */
+	 * first task, so nothing stays owed; one whose flush is in flight
+	 * drops the pending count it holds. */
 	for (i = 0; i < s->nr_mms; i++)
-		if (s->mm[i].in_pass && s->mm[i].scan_step != SCAN_STEP_DONE)
+		if (s->mm[i].in_pass)
 			sim_call_on(s, s->thread[s->mm[i].first_thread].cpu,
 				    scan_close, &s->mm[i]);
 }
