@@ -408,28 +408,51 @@ END_TEST
 
 /*
  * tlb_finish_mmu() flushes, then drops tlb_flush_pending: a migration
- * during the pass's final flush still finds the count up, so a PROT_NONE
- * PTE it unmaps may be cached and is flushed. The pass over 1024 pages is
- * two tables; the third step issues the final flush, the fourth comes
- * when that flush's wait is over.
+ * during the pass's final flush still finds the count up, so the PROT_NONE
+ * PTE it unmaps may be cached and is queued for a flush. The pass over
+ * 1024 pages is two tables: the first step marks one, the second marks
+ * the other and issues the final flush, the third comes when that
+ * flush's wait is over.
  */
 START_TEST(test_scan_pending_lasts_through_the_final_flush)
 {
 	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
 	struct mm *mm = &s->mm[0];
 
+	s->obj[0].page[5].node = 1; /* CPU 0 is on node 0 */
 	sim_scan_start(s, mm);
-	ck_assert(mm->in_pass);
 	sim_scan_table(s, mm);
-	ck_assert(tlbp_mm_flush_pending(&mm->flush));
 	sim_scan_table(s, mm); /* the last table, then the final flush */
 	ck_assert_uint_gt(s->st.tlb_ipis_sent, 0);
 	ck_assert(mm->scan_step == SCAN_STEP_DONE);
 	ck_assert(tlbp_mm_flush_pending(&mm->flush));
+	ck_assert_uint_eq(*pte_of(mm, 5), PTE_PROTNONE);
+	sim_hint_fault(s, &s->thread[0], 5);
+	ck_assert_uint_eq(s->st.migrated_pages, 1);
+	ck_assert_uint_eq(s->st.migrations_with_flush_pending, 1);
+	ck_assert_uint_eq(s->st.protnone_batched_unmaps, 1);
 	sim_scan_table(s, mm); /* acknowledged */
 	ck_assert(!mm->in_pass);
 	ck_assert(!tlbp_mm_flush_pending(&mm->flush));
 	ck_assert_uint_eq(s->st.hint_ptes_updated, NR_PAGES);
+	destroy(s);
+}
+END_TEST
+
+/* A run that ends while a pass's final flush is in flight drops the
+ * count the pass holds: nothing stays pending. */
+START_TEST(test_scan_end_during_the_final_flush_drops_pending)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct mm *mm = &s->mm[0];
+
+	sim_scan_start(s, mm);
+	sim_scan_table(s, mm);
+	sim_scan_table(s, mm);
+	ck_assert(mm->scan_step == SCAN_STEP_DONE);
+	sim_scan_end(s);
+	ck_assert(!mm->in_pass);
+	ck_assert(!tlbp_mm_flush_pending(&mm->flush));
 	destroy(s);
 }
 END_TEST
@@ -678,6 +701,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_aspace_folios_and_bytes_per_page);
 	tcase_add_test(tc, test_aspace_shared_object_ptes);
 	tcase_add_test(tc, test_scan_pending_lasts_through_the_final_flush);
+	tcase_add_test(tc, test_scan_end_during_the_final_flush_drops_pending);
 	tcase_add_test(tc, test_oracle_safe_migration_flushes_pending_gather);
 	tcase_add_test(tc, test_oracle_catches_never_flush);
 	tcase_add_test(tc, test_oracle_catches_ignore_pending);

@@ -15,6 +15,7 @@
 #define NR_PAGES 1024
 #define NR_TASKS 4
 #define DELAY_NS 1000000000ULL /* scan_delay_ms 1000, jiffies_rate 1 */
+#define WALK_CAP 16
 
 static struct sim *sim;
 static struct mm *mm;
@@ -24,7 +25,7 @@ static void setup(void)
 {
 	sim = calloc(1, sizeof(*sim));
 	mm = calloc(1, sizeof(*mm));
-	walk = calloc(1, sizeof(*walk));
+	walk = scan_walk_new(WALK_CAP);
 	ck_assert(sim && mm && walk);
 	params_defaults(&sim->p);
 	sim->p.v[P_SCAN_DELAY_MS] = 1000;
@@ -216,15 +217,16 @@ START_TEST(test_walk_budget_ends_inside_the_region)
 	first_two_sequences();
 	scan_walk_hint_fault(walk, 0, 0);
 	sim->now = 2 * DELAY_NS;
-	/* scan_size worth of pages, then the call is over at an offset
-	 * inside the region, the sequence open. */
-	ck_assert_uint_eq(scan_walk_call(sim, mm, 0, NR_PAGES / 4), NR_PAGES / 4);
+	/* scan_size worth of pages rounded up to a PMD (512 pages: end =
+	 * ALIGN(start + pages, HPAGE_SIZE)), then the call is over at an
+	 * offset inside the region, the sequence open. */
+	ck_assert_uint_eq(scan_walk_call(sim, mm, 0, NR_PAGES / 4), NR_PAGES / 2);
 	ck_assert(walk->mid_region);
 	ck_assert_uint_eq(walk->off, 1);
-	mm->scan_next_vpn = NR_PAGES / 4;
+	mm->scan_next_vpn = NR_PAGES / 2;
 	/* Task 1 has no bit on the region, but a VMA started before the
 	 * offset is finished whoever calls (numa_scan_offset > vm_start). */
-	ck_assert_uint_eq(scan_walk_call(sim, mm, 1, NR_PAGES), NR_PAGES - NR_PAGES / 4);
+	ck_assert_uint_eq(scan_walk_call(sim, mm, 1, NR_PAGES), NR_PAGES / 2);
 	ck_assert(!walk->mid_region);
 	ck_assert_uint_eq(mm->scan_seq, 2);
 }
@@ -291,9 +293,9 @@ START_TEST(test_walk_pieces_are_marked_by_the_task_that_faulted_on_them)
 	ck_assert_uint_eq(walk->forced, 1);
 	ck_assert_uint_eq(walk->off, 2);
 	ck_assert_uint_eq(mm->scan_seq, 2);
-	/* Task 1 finds pieces 1 and 2 done, piece 3 not its own: it
-	 * reaches the end having skipped one, and the forced retry from
-	 * the offset marks piece 3. */
+	/* Task 1 starts at the offset and finds piece 2 done, piece 3 not
+	 * its own: it reaches the end having skipped one, and the forced
+	 * retry from the offset marks piece 3. */
 	ck_assert_uint_eq(scan_walk_call(sim, mm, 1, NR_PAGES * 4), PIECE);
 	assert_range(0, 6 * PIECE, 7 * PIECE);
 	ck_assert_uint_eq(walk->forced, 2);
@@ -320,25 +322,32 @@ START_TEST(test_walk_fault_bit_goes_to_the_vma_of_its_page)
 }
 END_TEST
 
-START_TEST(test_walk_budget_runs_across_pieces)
+START_TEST(test_walk_budget_stops_after_a_whole_piece)
 {
 	add_pieces();
 	first_two_sequences_of(4 * PIECE);
 	scan_walk_hint_fault(walk, 0, 0);
 	scan_walk_hint_fault(walk, 0, 2 * PIECE);
 	sim->now = 2 * DELAY_NS;
-	/* scan_size worth of pages: all of piece 0, then the budget ends
-	 * inside piece 1 and the offset stays there. */
-	ck_assert_uint_eq(scan_walk_call(sim, mm, 0, PIECE + PIECE / 2), PIECE + PIECE / 2);
+	/* A budget of one and a half pieces: piece 0 whole, then piece 1
+	 * whole too, its chunk rounded up to a PMD and cut at its end; the
+	 * budget is spent there, so the call is over past piece 1 (goto
+	 * out) with its prev_scan_seq not set. */
+	ck_assert_uint_eq(scan_walk_call(sim, mm, 0, PIECE + PIECE / 2), 2 * PIECE);
 	ck_assert_uint_eq(walk->nr_ranges, 2);
-	assert_range(1, 2 * PIECE, 2 * PIECE + PIECE / 2);
-	ck_assert(walk->mid_region);
-	ck_assert_uint_eq(walk->off, 1);
-	mm->scan_next_vpn = 2 * PIECE + PIECE / 2; /* the pass got there */
-	/* Task 1 has no bit on piece 1, but a started VMA is finished. */
-	ck_assert_uint_eq(scan_walk_call(sim, mm, 1, PIECE / 2), PIECE / 2);
-	assert_range(0, 2 * PIECE + PIECE / 2, 3 * PIECE);
+	assert_range(0, 0, PIECE);
+	assert_range(1, 2 * PIECE, 3 * PIECE);
 	ck_assert(!walk->mid_region);
+	ck_assert_uint_eq(walk->off, 2);
+	ck_assert_uint_eq(walk->vma[0].prev_seq, 2);
+	ck_assert_uint_eq(walk->vma[1].prev_seq, 1);
+	ck_assert_uint_eq(mm->scan_seq, 2);
+	/* The next call starts past piece 1: task 1 has no bit on pieces
+	 * 2 and 3, so it forces piece 2 and piece 1 is not marked again. */
+	ck_assert_uint_eq(scan_walk_call(sim, mm, 1, NR_PAGES * 4), PIECE);
+	ck_assert_uint_eq(walk->nr_ranges, 1);
+	assert_range(0, 4 * PIECE, 5 * PIECE);
+	ck_assert_uint_eq(walk->off, 3);
 }
 END_TEST
 
@@ -359,10 +368,13 @@ START_TEST(test_walk_refuses_a_vma_past_its_capacity)
 {
 	unsigned int i;
 
-	for (i = 0; i < WALK_MAX_VMAS; i++)
+	for (i = 0; i + 1 < WALK_CAP; i++)
 		ck_assert_int_eq(scan_walk_add(walk, VMA_FAULTERS_NONE, 0), 0);
+	ck_assert_int_eq(scan_walk_add_pages(walk, 0, NR_PAGES), 0);
 	ck_assert_int_eq(scan_walk_add(walk, VMA_FAULTERS_NONE, 0), -1);
-	ck_assert_uint_eq(walk->nr, WALK_MAX_VMAS);
+	ck_assert_int_eq(scan_walk_add_pages(walk, NR_PAGES, 2 * NR_PAGES), -1);
+	ck_assert_uint_eq(walk->nr, WALK_CAP);
+	ck_assert_ptr_null(scan_walk_new(0));
 }
 END_TEST
 
@@ -381,7 +393,7 @@ static Suite *scan_walk_suite(void)
 	tcase_add_test(tc, test_walk_delays_run_in_jiffies);
 	tcase_add_test(tc, test_walk_pieces_are_marked_by_the_task_that_faulted_on_them);
 	tcase_add_test(tc, test_walk_fault_bit_goes_to_the_vma_of_its_page);
-	tcase_add_test(tc, test_walk_budget_runs_across_pieces);
+	tcase_add_test(tc, test_walk_budget_stops_after_a_whole_piece);
 	tcase_add_test(tc, test_walk_refuses_bad_page_ranges);
 	tcase_add_test(tc, test_walk_refuses_a_vma_past_its_capacity);
 	suite_add_tcase(s, tc);

@@ -25,7 +25,7 @@ const struct metric_def metric_defs[NR_METRICS] = {
 	[M_RANGED_FLUSHES] = { "ranged_flushes", "flushes", METRIC_COUNT,
 		"flush requests that flushed a range of pages" },
 	[M_SCANNER_FLUSH_MM_CALLS] = { "scanner_flush_mm_calls", "calls", METRIC_COUNT,
-		"flushes ending a scanner pass's PROT_NONE changes" },
+		"flushes ending a scanner gather's PROT_NONE changes (a pass's, or with a VMA walk each VMA's)" },
 	[M_BATCHED_PENDING_DRAINS] = { "batched_pending_drains", "drains", METRIC_COUNT,
 		"deferred flushes another task had to drain (flush_tlb_batched_pending)" },
 	[M_SCAN_PASSES] = { "scan_passes", "passes", METRIC_COUNT,

@@ -3,7 +3,8 @@
  * The NUMA scanner (task_numa_work / change_prot_numa): every scan period,
  * mark scan_size worth of an mm's PTEs PROT_NONE, one PTE table per event so
  * that faults and migrations interleave with a pass, inside one gather whose
- * flush comes at the end of the pass.
+ * flush comes at the end of the pass; with a walk over VMAs (scan_walk.c),
+ * one gather per VMA, as change_prot_numa() is called VMA by VMA.
  *
  * A table takes as long as its work: the PTE updates plus, when a
  * migration deferred a flush since the last table, the drain
@@ -373,6 +374,10 @@ void sim_scan_table(struct sim *s, struct mm *mm)
 	sim_schedule(s, s->now + (uint64_t)cost + 1, EV_SCAN_TABLE, mm->id - 1);
 }
 
+/* With a walk, "this pass" spans the lowest to the highest page the call
+ * marks, skipped VMAs between them included: an approximation, read only
+ * by the published split's metrics, which no scenario with a walk
+ * reports. */
 enum scan_origin sim_scan_origin(const struct mm *mm, uint64_t vpn)
 {
 	unsigned int i;

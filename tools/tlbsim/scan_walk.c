@@ -19,16 +19,34 @@
  * Delays are in jiffies: a guest that loses timer ticks stretches them in
  * its own wall time (jiffies_rate).
  */
+#include <stdlib.h>
 #include "scan_walk.h"
 #include "paths.h"
 #include "rng.h"
 #include "sim.h"
 
+struct vma_walk *scan_walk_new(unsigned int cap)
+{
+	struct vma_walk *w;
+
+	if (!cap)
+		return NULL;
+	w = calloc(1, sizeof(*w) + cap * (sizeof(*w->vma) + sizeof(*w->range) +
+					  sizeof(*w->paged)));
+	if (!w)
+		return NULL;
+	w->cap = cap;
+	w->vma = (struct walk_vma *)(w + 1);
+	w->range = (struct scan_range *)(w->vma + cap);
+	w->paged = (unsigned int *)(w->range + cap);
+	return w;
+}
+
 static struct walk_vma *append(struct vma_walk *w, enum vma_faulters f, unsigned int owner)
 {
 	struct walk_vma *v;
 
-	if (w->nr >= WALK_MAX_VMAS)
+	if (w->nr >= w->cap)
 		return NULL;
 	v = &w->vma[w->nr++];
 	*v = (struct walk_vma){ .faulters = f, .owner = owner };
@@ -53,7 +71,7 @@ int scan_walk_add_pages(struct vma_walk *w, uint64_t start, uint64_t end)
 	if (!v)
 		return -1;
 	v->pages = (struct scan_range){ start, end };
-	w->paged[w->nr_paged++] = (unsigned short)(w->nr - 1);
+	w->paged[w->nr_paged++] = w->nr - 1;
 	return 0;
 }
 
@@ -141,15 +159,21 @@ retry:
 			continue;
 		}
 		if (v->faulters == VMA_FAULTERS_REGION) {
-			/* change_prot_numa() over it, or what the budget allows */
+			/* change_prot_numa() from the offset to where the
+			 * budget ends, rounded up to a PMD (ALIGN(...,
+			 * HPAGE_SIZE)) and cut at the VMA's end. The kernel
+			 * charges the budget only for ranges with a PTE
+			 * changed; here every range is charged. */
 			uint64_t from = w->mid_region && i == w->off ? mm->scan_next_vpn : v->pages.start;
-			uint64_t left = v->pages.end - from, take = left < budget ? left : budget;
+			uint64_t end = (from + budget + PTES_PER_TABLE - 1) & ~(uint64_t)(PTES_PER_TABLE - 1);
 
-			w->range[w->nr_ranges++] = (struct scan_range){ from, from + take };
-			marked += take;
-			budget -= take;
+			if (end > v->pages.end)
+				end = v->pages.end;
+			w->range[w->nr_ranges++] = (struct scan_range){ from, end };
+			marked += end - from;
+			budget = end - from < budget ? budget - (end - from) : 0;
 			w->mid_region = false;
-			if (take < left) {
+			if (end < v->pages.end) {
 				/* The budget ends inside the VMA: the offset
 				 * stays there and this call is over. */
 				w->off = i;

@@ -14,10 +14,6 @@
 struct sim;
 struct mm;
 
-/* numa_regions' VMAs, and its region cut into 1 MiB VMAs (numa-thp-split:
- * the second half of every 2 MiB unmapped) up to 2 GiB of region. */
-#define WALK_MAX_VMAS 1040
-
 /* Which of the mm's tasks take a hint fault on a VMA soon after the
  * scanner marks it, and so set their bit in its pids_active. */
 enum vma_faulters {
@@ -45,6 +41,7 @@ struct walk_vma {
 };
 
 struct vma_walk {
+	unsigned int cap;        /* VMAs it has room for */
 	unsigned int nr;
 	unsigned int off;        /* mm->numa_scan_offset, as a VMA index */
 	bool mid_region;         /* the offset is inside VMA off, at mm->scan_next_vpn */
@@ -52,12 +49,16 @@ struct vma_walk {
 	/* What the last call marks: one range per VMA of modelled pages,
 	 * each its own change_prot_numa() (mmu_gather and final flush). */
 	unsigned int nr_ranges;
-	struct scan_range range[WALK_MAX_VMAS];
-	struct walk_vma vma[WALK_MAX_VMAS];
+	struct scan_range *range;
+	struct walk_vma *vma;
 	/* Indices of the VMAs of modelled pages, in address order. */
 	unsigned int nr_paged;
-	unsigned short paged[WALK_MAX_VMAS];
+	unsigned int *paged;
 };
+
+/* An empty walk with room for @cap VMAs, in one allocation that free()
+ * releases; NULL if @cap is 0 or memory ran out. */
+struct vma_walk *scan_walk_new(unsigned int cap);
 
 /* Appends a VMA (address order) with no modelled pages, faulted on by
  * @f (not VMA_FAULTERS_REGION); -1 if the walk is full or @f is. */

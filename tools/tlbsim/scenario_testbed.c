@@ -15,6 +15,7 @@
  * process runs the second half of the threads and maps everything),
  * folio_order=9 split_partial_thp=1 (thp-split).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,16 +123,6 @@ static void describe_testbed(const struct params *eff, char *buf, size_t len)
 		 eff->v[P_WARMUP_S], eff->v[P_DURATION_S]);
 }
 
-/* numa_regions' VMAs that the walk models (layout_vmas()). */
-static double walk_vmas(const struct params *eff)
-{
-	double region = 1;
-
-	if (eff->v[P_SPLIT_PARTIAL_THP] > 0 && eff->v[P_FOLIO_ORDER] > 0)
-		region = eff->v[P_WORKING_SET_GIB] * (1 << (18 - (int)eff->v[P_FOLIO_ORDER]));
-	return 6 + eff->v[P_THREADS] + region;
-}
-
 static bool check_testbed(const struct params *eff, char *buf, size_t len)
 {
 	unsigned int threads = (unsigned int)eff->v[P_THREADS];
@@ -144,11 +135,6 @@ static bool check_testbed(const struct params *eff, char *buf, size_t len)
 	if (((unsigned int)eff->v[P_MOVING_THREADS]) % 2) {
 		snprintf(buf, len, "moving_threads=%g: moving threads switch nodes in pairs",
 			 eff->v[P_MOVING_THREADS]);
-		return true;
-	}
-	if (walk_vmas(eff) > WALK_MAX_VMAS) {
-		snprintf(buf, len, "%g VMAs (one per half-mapped folio): the scanner's walk holds %u",
-			 walk_vmas(eff), WALK_MAX_VMAS);
 		return true;
 	}
 	if ((eff->v[P_WARMUP_S] + eff->v[P_DURATION_S]) * 1e3 <= eff->v[P_SCAN_DELAY_MS]) {
@@ -228,12 +214,17 @@ static int build(struct sim *s, unsigned int moving, unsigned int stable)
  * each, with its own gather and flush, only for the tasks that faulted on
  * it.
  */
+static bool region_half_mapped(const struct sim *s, const struct mm *mm)
+{
+	return s->p.v[P_SPLIT_PARTIAL_THP] && folio_pages(mm, 0) > 1; /* scenario_unmap_partial() */
+}
+
 static int add_region(struct vma_walk *w, const struct sim *s, const struct mm *mm)
 {
 	uint64_t nr = folio_pages(mm, 0), v;
 	int err = 0;
 
-	if (!s->p.v[P_SPLIT_PARTIAL_THP] || nr == 1) /* as scenario_unmap_partial() */
+	if (!region_half_mapped(s, mm))
 		return scan_walk_add_pages(w, 0, mm->nr_pages);
 	for (v = 0; v < mm->nr_pages && !err; v += nr)
 		err = scan_walk_add_pages(w, v, v + nr / 2);
@@ -254,7 +245,12 @@ static int add_region(struct vma_walk *w, const struct sim *s, const struct mm *
  */
 static int layout_vmas(const struct sim *s, struct mm *mm)
 {
-	struct vma_walk *w = calloc(1, sizeof(*w));
+	uint64_t nr = folio_pages(mm, 0);
+	uint64_t region = region_half_mapped(s, mm) ? (mm->nr_pages + nr - 1) / nr : 1;
+	/* the binary's data, bss and heap, the control page, the vDSO and
+	 * the main thread's stack; a stack per worker; the region's */
+	uint64_t vmas = 6 + (uint64_t)mm->nr_threads + region;
+	struct vma_walk *w = vmas <= UINT_MAX ? scan_walk_new((unsigned int)vmas) : NULL;
 	unsigned int i;
 	int err = 0;
 
