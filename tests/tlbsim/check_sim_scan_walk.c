@@ -351,6 +351,32 @@ START_TEST(test_walk_budget_stops_after_a_whole_piece)
 }
 END_TEST
 
+/*
+ * change_pte_range() changes only present PTEs, and a present PTE made
+ * PROT_NONE must be flushed (x86's pte_needs_flush()): a VMA the model
+ * keeps no pages of gets its gather's flush (an empty range) when a page
+ * of it was mapped again since its last marking: at the process's start,
+ * or by the faults of whoever touches it.
+ */
+START_TEST(test_walk_flushes_a_vma_only_when_remapped)
+{
+	ck_assert_int_eq(scan_walk_add(walk, VMA_FAULTERS_OWN, 0), 0);  /* a stack */
+	ck_assert_int_eq(scan_walk_add_pages(walk, 0, NR_PAGES), 0);
+	ck_assert_int_eq(scan_walk_add(walk, VMA_FAULTERS_NONE, 0), 0); /* idle heap */
+	ck_assert_uint_eq(call(0, 0), NR_PAGES);
+	ck_assert_uint_eq(walk->nr_ranges, 3);
+	assert_range(0, 0, 0);
+	assert_range(1, 0, NR_PAGES);
+	assert_range(2, 0, 0);
+	/* The stack's owner faulted on it again, nobody on the heap. */
+	mm->scan_next_vpn = NR_PAGES;
+	ck_assert_uint_eq(call(1, DELAY_NS + 1), NR_PAGES);
+	ck_assert_uint_eq(walk->nr_ranges, 2);
+	assert_range(0, 0, 0);
+	assert_range(1, 0, NR_PAGES);
+}
+END_TEST
+
 START_TEST(test_walk_refuses_bad_page_ranges)
 {
 	ck_assert_int_eq(scan_walk_add(walk, VMA_FAULTERS_REGION, 0), -1);
@@ -394,6 +420,7 @@ static Suite *scan_walk_suite(void)
 	tcase_add_test(tc, test_walk_pieces_are_marked_by_the_task_that_faulted_on_them);
 	tcase_add_test(tc, test_walk_fault_bit_goes_to_the_vma_of_its_page);
 	tcase_add_test(tc, test_walk_budget_stops_after_a_whole_piece);
+	tcase_add_test(tc, test_walk_flushes_a_vma_only_when_remapped);
 	tcase_add_test(tc, test_walk_refuses_bad_page_ranges);
 	tcase_add_test(tc, test_walk_refuses_a_vma_past_its_capacity);
 	suite_add_tcase(s, tc);

@@ -122,20 +122,26 @@ static void schedule_next_call(struct sim *s, struct mm *mm, uint64_t started, u
 }
 
 /* A pass of a walk marks the call's ranges one after the other: it
- * spans the lowest to the highest, and its first VMA ends first. */
+ * spans the lowest modelled page to the highest, and its first VMA ends
+ * first. */
 static void walk_pass_bounds(struct mm *mm)
 {
 	const struct vma_walk *w = mm->walk;
 	unsigned int i;
 
-	mm->pass_start_vpn = w->range[0].start;
-	mm->scan_pass_end = mm->scan_vma_end = w->range[0].end;
-	for (i = 1; i < w->nr_ranges; i++) {
+	mm->scan_vma_end = w->range[0].end;
+	mm->pass_start_vpn = UINT64_MAX;
+	mm->scan_pass_end = 0;
+	for (i = 0; i < w->nr_ranges; i++) {
+		if (w->range[i].start == w->range[i].end)
+			continue; /* no modelled page */
 		if (w->range[i].start < mm->pass_start_vpn)
 			mm->pass_start_vpn = w->range[i].start;
 		if (w->range[i].end > mm->scan_pass_end)
 			mm->scan_pass_end = w->range[i].end;
 	}
+	if (mm->pass_start_vpn > mm->scan_pass_end)
+		mm->pass_start_vpn = mm->scan_pass_end;
 }
 
 void sim_scan_start(struct sim *s, struct mm *mm)
@@ -147,8 +153,10 @@ void sim_scan_start(struct sim *s, struct mm *mm)
 		pages = 1;
 	s->st.scan_calls++;
 	if (mm->walk) {
-		if (!scan_walk_call(s, mm, scan_next_task(s, mm) - mm->first_thread, pages)) {
-			/* Only other VMAs this call: no pass over the region. */
+		mm->pass_pages = scan_walk_call(s, mm, scan_next_task(s, mm) - mm->first_thread,
+						pages);
+		if (!mm->walk->nr_ranges) {
+			/* No PTE to change this call: nothing to gather. */
 			mm->scan_cpu_rr++;
 			schedule_next_call(s, mm, s->now, 0);
 			return;
@@ -264,8 +272,10 @@ static void scan_finish(struct sim *s, struct mm *mm)
 
 	mm->in_pass = false;
 	convoy(s, mm);
-	s->st.scan_passes++;
-	s->st.scan_pass_ns_total += took;
+	if (!mm->walk || mm->pass_pages) { /* a call that marked the region */
+		s->st.scan_passes++;
+		s->st.scan_pass_ns_total += took;
+	}
 	if (mm->scan_next_vpn >= mm->nr_pages) {
 		mm->scan_next_vpn = 0;
 		if (!mm->walk) /* the walk completes sequences itself */
@@ -340,6 +350,14 @@ void sim_scan_table(struct sim *s, struct mm *mm)
 			sim_schedule(s, s->now + took, EV_SCAN_TABLE, mm->id - 1);
 			return;
 		}
+	}
+	if (start == mm->scan_vma_end) {
+		/* A VMA whose pages are not modelled: one of its PTEs
+		 * changes, a page past the modelled ones stands for it. */
+		tlbp_gather_add(&mm->gather, mm->nr_pages << PAGE_SHIFT,
+				(mm->nr_pages + 1) << PAGE_SHIFT);
+		scan_flush(s, mm, cpu);
+		return;
 	}
 	end = (start | (PTES_PER_TABLE - 1)) + 1;
 	if (end > mm->scan_vma_end)

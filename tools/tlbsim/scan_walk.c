@@ -16,6 +16,11 @@
  * which VMAs it faulted on lately: the testbed guest measured 2 to 4
  * (docs/kernel-port.md, "The scanner's walk over the VMAs").
  *
+ * Each VMA marked is a change_prot_numa() of its own, whose gather
+ * flushes if it changed a PTE: always for modelled pages, and for a VMA
+ * without them when a page of it was mapped again since its last
+ * marking.
+ *
  * Delays are in jiffies: a guest that loses timer ticks stretches them in
  * its own wall time (jiffies_rate).
  */
@@ -49,7 +54,8 @@ static struct walk_vma *append(struct vma_walk *w, enum vma_faulters f, unsigned
 	if (w->nr >= w->cap)
 		return NULL;
 	v = &w->vma[w->nr++];
-	*v = (struct walk_vma){ .faulters = f, .owner = owner };
+	/* Every VMA was touched when the process started. */
+	*v = (struct walk_vma){ .faulters = f, .owner = owner, .remapped = true };
 	return v;
 }
 
@@ -187,7 +193,15 @@ retry:
 				return marked;
 			}
 		} else {
-			v->pids[1] |= faulter_bits(s, v, mm->nr_threads);
+			uint64_t bits = faulter_bits(s, v, mm->nr_threads);
+
+			/* change_pte_range(): a present PTE made PROT_NONE
+			 * needs a flush (pte_needs_flush()), one already
+			 * PROT_NONE is skipped. Its faulters map it again. */
+			if (v->remapped)
+				w->range[w->nr_ranges++] = (struct scan_range){ 0, 0 };
+			v->remapped = bits != 0;
+			v->pids[1] |= bits;
 		}
 		v->prev_seq = mm->scan_seq;
 		if (forced)

@@ -23,7 +23,8 @@ enum vma_faulters {
 	VMA_FAULTERS_REGION, /* modelled pages: bits set by their hint faults */
 };
 
-/* Pages of the mm, [start, end). */
+/* Pages of the mm, [start, end); empty for a VMA whose pages are not
+ * modelled but whose marking changes PTEs, so flushes. */
 struct scan_range {
 	uint64_t start, end;
 };
@@ -38,6 +39,10 @@ struct walk_vma {
 	uint64_t reset_ns;       /* numab_state->pids_active_reset */
 	uint64_t pids[2];        /* numab_state->pids_active, one bit a task */
 	struct scan_range pages; /* VMA_FAULTERS_REGION: the mm's pages it maps */
+	/* Not VMA_FAULTERS_REGION: a page is mapped again since the last
+	 * marking (a fault, or the process's start), so marking changes a
+	 * PTE and the VMA's gather flushes. */
+	bool remapped;
 };
 
 struct vma_walk {
@@ -46,8 +51,9 @@ struct vma_walk {
 	unsigned int off;        /* mm->numa_scan_offset, as a VMA index */
 	bool mid_region;         /* the offset is inside VMA off, at mm->scan_next_vpn */
 	uint64_t forced, pid_skips; /* calls that forced a VMA, VMAs skipped: for tests */
-	/* What the last call marks: one range per VMA of modelled pages,
-	 * each its own change_prot_numa() (mmu_gather and final flush). */
+	/* What the last call marks: a range per VMA whose marking changes a
+	 * PTE, each its own change_prot_numa() (mmu_gather and final flush);
+	 * an empty range for a VMA without modelled pages. */
 	unsigned int nr_ranges;
 	struct scan_range *range;
 	struct walk_vma *vma;
@@ -74,7 +80,8 @@ int scan_walk_add_pages(struct vma_walk *w, uint64_t start, uint64_t end);
  * kernel does (sim_scan_seq_done()), lists in w->range the modelled
  * pages this call marks, a range per VMA in the order it marks them
  * (a forced VMA last; a VMA the budget ended in is resumed from
- * mm->scan_next_vpn), and returns how many pages that is (0: none).
+ * mm->scan_next_vpn; empty for a VMA without modelled pages that has a
+ * PTE to change), and returns how many modelled pages that is.
  */
 uint64_t scan_walk_call(struct sim *s, struct mm *mm, unsigned int task, uint64_t budget);
 

@@ -84,6 +84,7 @@ struct mm {
 	uint64_t pass_start_vpn, scan_pass_end;
 	uint64_t scan_vma_end;   /* vpn where the VMA being marked ends */
 	unsigned int scan_range; /* with a walk: the call's range being marked */
+	uint64_t pass_pages;     /* with a walk: modelled pages the call marks */
 	/* The pages the one and two passes before it marked, for where a
 	 * migration's page was marked (enum scan_origin) */
 	struct { uint64_t start, end; } earlier_pass[2];
