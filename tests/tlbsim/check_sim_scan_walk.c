@@ -379,7 +379,7 @@ END_TEST
 
 START_TEST(test_walk_refuses_bad_page_ranges)
 {
-	ck_assert_int_eq(scan_walk_add(walk, VMA_FAULTERS_REGION, 0), -1);
+	ck_assert_int_eq(scan_walk_add(walk, VMA_FAULTERS_PAGES, 0), -1);
 	ck_assert_int_eq(scan_walk_add_pages(walk, 5, 5), -1);
 	ck_assert_int_eq(scan_walk_add_pages(walk, 10, 20), 0);
 	ck_assert_int_eq(scan_walk_add_pages(walk, 15, 30), -1); /* overlaps */

@@ -121,14 +121,15 @@ static void schedule_next_call(struct sim *s, struct mm *mm, uint64_t started, u
 	sim_schedule(s, next, EV_SCAN_START, mm->id - 1);
 }
 
-/* A pass of a walk marks the call's ranges one after the other: it
- * spans the lowest modelled page to the highest, and its first VMA ends
- * first. */
-static void walk_pass_bounds(struct mm *mm)
+/* A pass of a walk marks the call's ranges one after the other, from
+ * the first: it spans the lowest modelled page to the highest. */
+static void walk_pass_begin(struct mm *mm)
 {
 	const struct vma_walk *w = mm->walk;
 	unsigned int i;
 
+	mm->scan_range = 0;
+	mm->scan_next_vpn = w->range[0].start;
 	mm->scan_vma_end = w->range[0].end;
 	mm->pass_start_vpn = UINT64_MAX;
 	mm->scan_pass_end = 0;
@@ -161,22 +162,22 @@ void sim_scan_start(struct sim *s, struct mm *mm)
 			schedule_next_call(s, mm, s->now, 0);
 			return;
 		}
-		mm->scan_range = 0;
-		mm->scan_next_vpn = mm->walk->range[0].start;
 	}
-	if (mm->scan_next_vpn >= mm->nr_pages)
-		mm->scan_next_vpn = 0;
 	/* Before the first pass both are [0, 0): empty. */
 	mm->earlier_pass[1] = mm->earlier_pass[0];
 	mm->earlier_pass[0].start = mm->pass_start_vpn;
 	mm->earlier_pass[0].end = mm->scan_pass_end;
-	mm->pass_start_vpn = mm->scan_next_vpn;
-	mm->scan_pass_end = mm->scan_next_vpn + pages;
-	if (mm->scan_pass_end > mm->nr_pages)
-		mm->scan_pass_end = mm->nr_pages;
-	mm->scan_vma_end = mm->scan_pass_end;
-	if (mm->walk)
-		walk_pass_bounds(mm);
+	if (mm->walk) {
+		walk_pass_begin(mm);
+	} else {
+		if (mm->scan_next_vpn >= mm->nr_pages)
+			mm->scan_next_vpn = 0;
+		mm->pass_start_vpn = mm->scan_next_vpn;
+		mm->scan_pass_end = mm->scan_next_vpn + pages;
+		if (mm->scan_pass_end > mm->nr_pages)
+			mm->scan_pass_end = mm->nr_pages;
+		mm->scan_vma_end = mm->scan_pass_end;
+	}
 	mm->pass_started_ns = s->now;
 	mm->scan_cpu = sim_this_cpu(s);
 	mm->scan_cpu_rr++;

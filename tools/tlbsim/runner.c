@@ -176,7 +176,6 @@ int runner_execute(const struct options *o, const struct plan *pl, struct record
 {
 	unsigned int jobs = runner_jobs(o, pl->len);
 	struct worker_ctx w = { .o = o, .pl = pl };
-
 	struct run_result *res;
 	size_t k;
 	int ret = 0;

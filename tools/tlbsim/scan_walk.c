@@ -61,7 +61,7 @@ static struct walk_vma *append(struct vma_walk *w, enum vma_faulters f, unsigned
 
 int scan_walk_add(struct vma_walk *w, enum vma_faulters f, unsigned int owner)
 {
-	if (f == VMA_FAULTERS_REGION)
+	if (f == VMA_FAULTERS_PAGES)
 		return -1; /* a VMA of modelled pages needs its range */
 	return append(w, f, owner) ? 0 : -1;
 }
@@ -73,7 +73,7 @@ int scan_walk_add_pages(struct vma_walk *w, uint64_t start, uint64_t end)
 
 	if (start >= end || (last && start < last->pages.end))
 		return -1;
-	v = append(w, VMA_FAULTERS_REGION, 0);
+	v = append(w, VMA_FAULTERS_PAGES, 0);
 	if (!v)
 		return -1;
 	v->pages = (struct scan_range){ start, end };
@@ -164,7 +164,7 @@ retry:
 			w->pid_skips++;
 			continue;
 		}
-		if (v->faulters == VMA_FAULTERS_REGION) {
+		if (v->faulters == VMA_FAULTERS_PAGES) {
 			/* change_prot_numa() from the offset to where the
 			 * budget ends, rounded up to a PMD (ALIGN(...,
 			 * HPAGE_SIZE)) and cut at the VMA's end. The kernel

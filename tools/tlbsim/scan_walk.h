@@ -20,7 +20,7 @@ enum vma_faulters {
 	VMA_FAULTERS_NONE, /* nobody running (the sleeping main thread's) */
 	VMA_FAULTERS_ONE,  /* one page every task reads: the first to touch it */
 	VMA_FAULTERS_OWN,  /* one task: its stack */
-	VMA_FAULTERS_REGION, /* modelled pages: bits set by their hint faults */
+	VMA_FAULTERS_PAGES, /* modelled pages: bits set by their hint faults */
 };
 
 /* Pages of the mm, [start, end); empty for a VMA whose pages are not
@@ -38,8 +38,8 @@ struct walk_vma {
 	uint64_t next_scan_ns;   /* numab_state->next_scan */
 	uint64_t reset_ns;       /* numab_state->pids_active_reset */
 	uint64_t pids[2];        /* numab_state->pids_active, one bit a task */
-	struct scan_range pages; /* VMA_FAULTERS_REGION: the mm's pages it maps */
-	/* Not VMA_FAULTERS_REGION: a page is mapped again since the last
+	struct scan_range pages; /* VMA_FAULTERS_PAGES: the mm's pages it maps */
+	/* Not VMA_FAULTERS_PAGES: a page is mapped again since the last
 	 * marking (a fault, or the process's start), so marking changes a
 	 * PTE and the VMA's gather flushes. */
 	bool remapped;
@@ -67,7 +67,7 @@ struct vma_walk {
 struct vma_walk *scan_walk_new(unsigned int cap);
 
 /* Appends a VMA (address order) with no modelled pages, faulted on by
- * @f (not VMA_FAULTERS_REGION); -1 if the walk is full or @f is. */
+ * @f (not VMA_FAULTERS_PAGES); -1 if the walk is full or @f is. */
 int scan_walk_add(struct vma_walk *w, enum vma_faulters f, unsigned int owner);
 /* Appends a VMA (address order) that maps the mm's pages [@start, @end);
  * its bits come from their hint faults. -1 if the walk is full, the range

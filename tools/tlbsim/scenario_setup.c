@@ -94,12 +94,17 @@ static void place_pages(struct sim *s)
 }
 
 /* Partially mapped large folios: the second half of each is not mapped. */
+bool scenario_half_mapped(const struct params *p)
+{
+	return p->v[P_SPLIT_PARTIAL_THP] && p->v[P_FOLIO_ORDER];
+}
+
 void scenario_unmap_partial(struct sim *s)
 {
 	unsigned int i;
 	uint64_t v;
 
-	if (!s->p.v[P_SPLIT_PARTIAL_THP] || !s->p.v[P_FOLIO_ORDER])
+	if (!scenario_half_mapped(&s->p))
 		return;
 	for (i = 0; i < s->nr_mms; i++) {
 		struct mm *mm = &s->mm[i];

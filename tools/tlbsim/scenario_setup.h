@@ -57,7 +57,11 @@ unsigned int scenario_scaled(double v, double scale, unsigned int floor_);
  * folios and slices. 0 or -1. */
 int scenario_setup_common(struct sim *s, unsigned int nr_threads,
 			  unsigned int nr_procs, bool shared, uint64_t pages);
-/* With split_partial_thp: the second half of every large folio unmapped. */
+/* Whether @p asks for half-mapped large folios (split_partial_thp with a
+ * folio_order above 0). */
+bool scenario_half_mapped(const struct params *p);
+/* With scenario_half_mapped(): the second half of every large folio
+ * unmapped. */
 void scenario_unmap_partial(struct sim *s);
 /* The NUMA model under @pol: machine, placement, accesses, scanners. */
 int scenario_setup_numa(struct sim *s, const struct policy_def *pol);

@@ -214,17 +214,12 @@ static int build(struct sim *s, unsigned int moving, unsigned int stable)
  * each, with its own gather and flush, only for the tasks that faulted on
  * it.
  */
-static bool region_half_mapped(const struct sim *s, const struct mm *mm)
-{
-	return s->p.v[P_SPLIT_PARTIAL_THP] && folio_pages(mm, 0) > 1; /* scenario_unmap_partial() */
-}
-
 static int add_region(struct vma_walk *w, const struct sim *s, const struct mm *mm)
 {
 	uint64_t nr = folio_pages(mm, 0), v;
 	int err = 0;
 
-	if (!region_half_mapped(s, mm))
+	if (!scenario_half_mapped(&s->p))
 		return scan_walk_add_pages(w, 0, mm->nr_pages);
 	for (v = 0; v < mm->nr_pages && !err; v += nr)
 		err = scan_walk_add_pages(w, v, v + nr / 2);
@@ -246,7 +241,7 @@ static int add_region(struct vma_walk *w, const struct sim *s, const struct mm *
 static int layout_vmas(const struct sim *s, struct mm *mm)
 {
 	uint64_t nr = folio_pages(mm, 0);
-	uint64_t region = region_half_mapped(s, mm) ? (mm->nr_pages + nr - 1) / nr : 1;
+	uint64_t region = scenario_half_mapped(&s->p) ? (mm->nr_pages + nr - 1) / nr : 1;
 	/* the binary's data, bss and heap, the control page, the vDSO and
 	 * the main thread's stack; a stack per worker; the region's */
 	uint64_t vmas = 6 + (uint64_t)mm->nr_threads + region;
