@@ -633,6 +633,100 @@ START_TEST(test_hint_fault_maps_the_whole_large_folio)
 }
 END_TEST
 
+/*
+ * migrate_pages_batch() (mm/migrate.c, 6.12) splits a large folio that is
+ * only partly mapped before migrating it. The split's unmap_folio() clears
+ * the mapped PTEs with TTU_BATCH_FLUSH: a PROT_NONE PTE goes into the
+ * batch only while tlb_flush_pending makes it accessible (the testbed's
+ * protnone_batched_unmaps), and under the pre-v6.7 per-PTE split it is
+ * cleared by ptep_clear_flush() (protnone_unbatched_unmaps).
+ * remove_migration_pte() maps the pieces back from the VMA's protection:
+ * present, no longer PROT_NONE, so migrating them needs a real flush; the
+ * batch of pieces then counts the unmapped pieces as migrated (freed
+ * under the migration), as pgmigrate_success does. Folio 16..31, order 4:
+ * 16..23 PROT_NONE, 24..31 unmapped, on node 1; CPU 0 faults from node 0.
+ */
+static struct sim *half_mapped(enum tlbp_migrate_batch_policy migrate,
+			       enum tlbp_split_policy split, bool pending)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct mm *mm = &s->mm[0];
+	uint64_t v;
+
+	s->policy.migrate = migrate;
+	s->policy.split = split;
+	s->p.v[P_SPLIT_PARTIAL_THP] = 1;
+	for (v = 16; v < 32; v++) {
+		s->obj[0].page[v].order = 4;
+		s->obj[0].page[v].node = 1;
+		*pte_of(mm, v) = v < 24 ? PTE_PROTNONE : 0;
+	}
+	if (pending)
+		tlbp_mm_inc_flush_pending(&mm->flush);
+	sim_hint_fault(s, &s->thread[0], 18);
+	ck_assert_uint_eq(s->st.splits, 1);
+	ck_assert_uint_eq(s->st.migrated_pages, 16);
+	for (v = 16; v < 32; v++) {
+		ck_assert_uint_eq(s->obj[0].page[v].order, 0);
+		ck_assert_int_eq(*pte_of(mm, v), v < 24 ? PTE_PRESENT : 0);
+		if (v < 24)
+			ck_assert_uint_eq(s->obj[0].page[v].node, 0);
+	}
+	ck_assert_uint_eq(s->st.violations, 0);
+	return s;
+}
+
+START_TEST(test_hint_fault_splits_a_partly_mapped_folio)
+{
+	struct sim *s;
+
+	/* Nothing pending: the split flushes nothing, the pieces' batch once. */
+	s = half_mapped(TLBP_MIGRATE_BATCH_ALWAYS, TLBP_SPLIT_FLUSH_BATCHED, false);
+	ck_assert_uint_eq(s->st.protnone_batched_unmaps, 0);
+	ck_assert_uint_eq(s->st.protnone_unbatched_unmaps, 0);
+	ck_assert_uint_eq(s->st.tlb_ipis_sent, NR_CPUS - 1);
+	destroy(s);
+	/* A policy that does not batch NUMA migrations flushes each piece. */
+	s = half_mapped(TLBP_MIGRATE_BATCH_SKIP_NUMA, TLBP_SPLIT_FLUSH_BATCHED, false);
+	ck_assert_uint_eq(s->st.protnone_unbatched_unmaps, 0);
+	ck_assert_uint_eq(s->st.tlb_ipis_sent, 8 * (NR_CPUS - 1));
+	destroy(s);
+	/* Pending: the split queues the PROT_NONE PTEs, whatever the policy. */
+	s = half_mapped(TLBP_MIGRATE_BATCH_SKIP_NUMA, TLBP_SPLIT_FLUSH_BATCHED, true);
+	ck_assert_uint_eq(s->st.protnone_batched_unmaps, 8);
+	ck_assert_uint_eq(s->st.protnone_unbatched_unmaps, 0);
+	ck_assert_uint_eq(s->st.tlb_ipis_sent, 9 * (NR_CPUS - 1));
+	destroy(s);
+	/* Before v6.7 the split cleared and flushed each PTE. */
+	s = half_mapped(TLBP_MIGRATE_BATCH_ALWAYS, TLBP_SPLIT_FLUSH_PER_PTE, true);
+	ck_assert_uint_eq(s->st.protnone_batched_unmaps, 0);
+	ck_assert_uint_eq(s->st.protnone_unbatched_unmaps, 8);
+	ck_assert_uint_eq(s->st.tlb_ipis_sent, 9 * (NR_CPUS - 1));
+	destroy(s);
+}
+END_TEST
+
+/* Without split_partial_thp the folio migrates whole and stays large. */
+START_TEST(test_hint_fault_whole_folio_without_split)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	uint64_t v;
+
+	for (v = 16; v < 32; v++) {
+		s->obj[0].page[v].order = 4;
+		s->obj[0].page[v].node = 1;
+		*pte_of(&s->mm[0], v) = v < 24 ? PTE_PROTNONE : 0;
+	}
+	sim_hint_fault(s, &s->thread[0], 18);
+	ck_assert_uint_eq(s->st.splits, 0);
+	ck_assert_uint_eq(s->st.migrated_pages, 16);
+	ck_assert_uint_eq(s->obj[0].page[20].order, 4);
+	ck_assert_uint_eq(s->obj[0].page[28].node, 0);
+	ck_assert_uint_eq(s->st.tlb_ipis_sent, 0);
+	destroy(s);
+}
+END_TEST
+
 /* A page cached everywhere by an unbounded TLB is caught by the copy
  * check when a migration skips its flush, as with a bounded one. */
 START_TEST(test_oracle_unbounded_tlb_catches_never_flush)
@@ -710,6 +804,8 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_hint_fault_eager_flushes_deferred_does_not);
 	tcase_add_test(tc, test_hint_fault_last_node_filter);
 	tcase_add_test(tc, test_hint_fault_maps_the_whole_large_folio);
+	tcase_add_test(tc, test_hint_fault_splits_a_partly_mapped_folio);
+	tcase_add_test(tc, test_hint_fault_whole_folio_without_split);
 	tcase_add_test(tc, test_oracle_unbounded_tlb_catches_never_flush);
 	tcase_add_test(tc, test_sweep_stops_at_a_fault);
 	suite_add_tcase(s, tc);

@@ -91,28 +91,37 @@ static int f_prepare(void *ctx, const struct tlbp_hint_folio *folio, int target)
 }
 
 /*
- * A large folio that is only partly mapped is split first; its mapped
- * sub-pages then migrate together, as a batch of small folios.
+ * migrate_pages_batch() splits a large folio that is only partly mapped
+ * before it migrates anything (try_split_folio(), for a folio on the
+ * deferred split list): the split's unmap_folio() clears the mapped PTEs
+ * with TTU_BATCH_FLUSH whatever the migrate policy, and the pieces come
+ * back accessible. migrate_pages() then migrates the pieces as one batch;
+ * the pieces nothing maps are freed there and count as migrated
+ * (migrate_folio_unmap()'s "freed from under us"), as in pgmigrate_success.
+ * Fills @vpns with the mapped pieces and returns how many, or 0 when the
+ * folio is not split; @err gets the split's error.
  */
 static unsigned int split_partial(struct fault_ctx *f, uint64_t *vpns,
-				  unsigned int max)
+				  unsigned int max, int *err)
 {
 	struct mm *mm = f->mm;
 	uint64_t head = folio_head(mm, f->vpn), nr = folio_pages(mm, f->vpn), v;
 	unsigned int mapped = 0;
 
+	*err = 0;
 	for (v = head; v < head + nr; v++)
 		if (*pte_of(mm, v) & (PTE_PRESENT | PTE_PROTNONE))
 			mapped++;
 	if (nr == 1 || mapped == nr || !f->s->p.v[P_SPLIT_PARTIAL_THP])
 		return 0;
-	for (v = head; v < head + nr; v++)
-		mm->obj->page[v].order = 0;
-	f->s->st.splits++;
+	*err = sim_split_folio(f->s, f->t->cpu, mm, head);
+	if (*err)
+		return 0;
 	mapped = 0;
 	for (v = head; v < head + nr && mapped < max; v++)
-		if (*pte_of(mm, v) & (PTE_PRESENT | PTE_PROTNONE))
+		if (*pte_of(mm, v) & PTE_PRESENT)
 			vpns[mapped++] = v;
+	f->s->st.migrated_pages += nr - mapped;
 	return mapped;
 }
 
@@ -127,13 +136,14 @@ static int f_migrate(void *ctx, const struct tlbp_hint_folio *folio, int target)
 
 	(void)folio;
 	fp->flags &= (uint8_t)~FOLIO_ISOLATED;
-	n = split_partial(f, vpns, 1U << PMD_ORDER);
-	if (!n) {
+	n = split_partial(f, vpns, 1U << PMD_ORDER, &err);
+	if (!n && !err) {
 		vpns[0] = f->vpn;
 		n = 1;
 	}
-	err = sim_migrate_folios(f->s, f->t->cpu, f->mm, vpns, n,
-				 (unsigned int)target, TLBP_MR_NUMA_MISPLACED);
+	if (!err)
+		err = sim_migrate_folios(f->s, f->t->cpu, f->mm, vpns, n,
+					 (unsigned int)target, TLBP_MR_NUMA_MISPLACED);
 	if (err) {
 		f->s->st.migrate_failed++;
 		return err;

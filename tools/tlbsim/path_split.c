@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * thpscale-like THP split: a thread faults a PTE-mapped 2 MiB folio, then
- * the folio is split, which first unmaps all its PTEs through
- * tlbp_split_unmap() (per-PTE or batched flushes, the scenario's policy).
- * The latency of one operation is the time its CPU spent in the kernel:
- * the whole THP fault thpscale times (allocation, zeroing, the fault
- * itself), then the split with its flushes.
+ * The split of a PTE-mapped large folio (split_huge_page()): unmap_folio()
+ * clears every PTE of the folio through tlbp_split_unmap() (per-PTE or
+ * batched flushes, the split policy), then the folio becomes order-0
+ * folios and remap_page() maps them back.
+ *
+ * Two callers: thpscale-like THP splits (the thp-split scenario), where
+ * the latency of one operation is the time its CPU spent in the kernel
+ * (the whole THP fault thpscale times, then the split with its flushes);
+ * and the split migrate_pages_batch() does first when a NUMA migration
+ * meets a partially mapped large folio (path_fault.c).
  */
 #include "engine.h"
 #include "paths.h"
@@ -13,9 +17,11 @@
 
 struct split_ctx {
 	struct sim *s;
-	struct cpu *cpu; /* the splitting thread's */
-	struct mm *mm;
+	struct cpu *cpu;  /* the splitting thread's */
+	struct mm *mm;    /* the mapping being unmapped */
 	uint64_t head;
+	unsigned int nr_protnone; /* PROT_NONE entries cleared */
+	bool last;        /* the folio's last mapping: the split goes ahead */
 };
 
 static int s_clear_pte(void *ctx, unsigned int idx, unsigned int *old_pte)
@@ -28,23 +34,45 @@ static int s_clear_pte(void *ctx, unsigned int idx, unsigned int *old_pte)
 	*old_pte = (*pte & PTE_PRESENT ? TLBP_PTE_PRESENT : 0) |
 		   (*pte & PTE_PROTNONE ? TLBP_PTE_PROTNONE : 0) |
 		   (*pte & PTE_DIRTY ? TLBP_PTE_DIRTY : 0);
+	if (*pte & PTE_PROTNONE)
+		c->nr_protnone++;
 	*pte = PTE_MIGRATION | (*pte & PTE_DIRTY);
 	c->cpu->acct.kernel_ns += (uint64_t)c->s->p.v[P_PTE_UPDATE_NS];
 	return 0;
 }
 
-/* The split itself: the folio becomes 512 order-0 folios, PTEs come back. */
+/*
+ * The split itself, once every mapping's flush is done: the folio becomes
+ * order-0 folios, each keeping the folio's last fault node (the kernel
+ * copies last_cpupid to every new folio), and remap_page() turns every
+ * migration entry back into a PTE built from the VMA's protection, so a
+ * PROT_NONE mark is lost and the pieces come back accessible.
+ */
 static int s_proceed(void *ctx)
 {
 	struct split_ctx *c = ctx;
+	struct object *o = c->mm->obj;
 	uint64_t n = folio_pages(c->mm, c->head), vpn;
+	uint8_t last_node = (uint8_t)(o->page[c->head].flags &
+				      ~((1U << FOLIO_LAST_NODE_SHIFT) - 1));
+	unsigned int m;
 
+	if (!c->last)
+		return 0;
 	oracle_check_copy(c->s, c->mm, c->head, n);
 	for (vpn = c->head; vpn < c->head + n; vpn++) {
-		c->mm->obj->page[vpn].order = 0;
-		c->mm->obj->page[vpn].frame_gen++;
-		if (*pte_of(c->mm, vpn) & PTE_MIGRATION)
-			*pte_of(c->mm, vpn) = PTE_PRESENT | (*pte_of(c->mm, vpn) & PTE_DIRTY);
+		struct folio_page *fp = &o->page[vpn];
+
+		fp->order = 0;
+		fp->frame_gen++;
+		fp->flags = (uint8_t)((fp->flags & ((1U << FOLIO_LAST_NODE_SHIFT) - 1)) |
+				      last_node);
+		for (m = 0; m < o->nr_mappers; m++) {
+			uint8_t *pte = obj_pte(o, o->mapper[m]->slot, vpn);
+
+			if (*pte & PTE_MIGRATION)
+				*pte = PTE_PRESENT | (*pte & PTE_DIRTY);
+		}
 	}
 	c->s->st.splits++;
 	return 0;
@@ -54,20 +82,61 @@ static const struct tlbp_split_ops split_ops = {
 	.clear_pte = s_clear_pte, .proceed = s_proceed,
 };
 
+/*
+ * The testbed kernel's counters of PROT_NONE entries: one queued in the
+ * batch counts only while the mm's tlb_flush_pending makes it accessible
+ * (set_tlb_ubc_flush_pending()), one cleared and flushed at once always
+ * counts (try_to_migrate_one()'s ptep_clear_flush()).
+ */
+static void count_protnone(struct sim *s, const struct split_ctx *c,
+			   const struct tlbp_split_result *res)
+{
+	if (res->why != TLBP_SPLIT_WHY_BATCHED)
+		s->st.protnone_unbatched_unmaps += c->nr_protnone;
+	else if (tlbp_mm_flush_pending(&c->mm->flush))
+		s->st.protnone_batched_unmaps += c->nr_protnone;
+}
+
+int sim_split_folio(struct sim *s, unsigned int cpu, struct mm *mm, uint64_t head)
+{
+	struct object *o = mm->obj;
+	struct cpu *c = &s->cpu[cpu];
+	unsigned int order = o->page[head].order, m;
+	int err;
+
+	if (!order || (head & ((1ULL << order) - 1)))
+		return -22; /* -EINVAL: not the head of a large folio */
+	/*
+	 * try_to_migrate() walks every mapping and flushes once; the helper
+	 * takes one mm, so each mapping is flushed before the next is
+	 * cleared, and the split goes ahead after the last.
+	 */
+	for (m = 0; m < o->nr_mappers; m++) {
+		struct split_ctx ctx = { s, c, o->mapper[m], head, 0, m + 1 == o->nr_mappers };
+		struct tlbp_split_folio folio = {
+			.mm = &ctx.mm->flush, .mm_cpus = &ctx.mm->cpus,
+			.addr = head << PAGE_SHIFT, .order = order, .pmd_order = PMD_ORDER,
+			.this_cpu = cpu,
+		};
+		struct tlbp_split_result res;
+		struct tlbp_split split;
+
+		err = tlbp_split_init(&split, s->policy.split, &split_ops, &ctx, &c->batch);
+		if (!err)
+			err = tlbp_split_unmap(&split, &folio, &res);
+		if (err)
+			return err;
+		count_protnone(s, &ctx, &res);
+	}
+	return 0;
+}
+
 void sim_thp_op(struct sim *s, unsigned int ti)
 {
 	struct thread *t = &s->thread[ti];
 	struct cpu *c = &s->cpu[t->cpu];
 	uint64_t before = cpu_path_ns(c), vpn, took;
 	uint64_t head = t->slice_start + (t->ops_done++ << PMD_ORDER);
-	struct split_ctx ctx = { s, c, t->mm, head };
-	struct tlbp_split_folio folio = {
-		.mm = &t->mm->flush, .mm_cpus = &t->mm->cpus,
-		.addr = head << PAGE_SHIFT, .order = PMD_ORDER, .pmd_order = PMD_ORDER,
-		.this_cpu = t->cpu,
-	};
-	struct tlbp_split_result res;
-	struct tlbp_split split;
 	unsigned int i;
 
 	if (head + (1ULL << PMD_ORDER) > t->slice_start + t->slice_pages)
@@ -85,8 +154,7 @@ void sim_thp_op(struct sim *s, unsigned int ti)
 	}
 	c->acct.fault_ns += (uint64_t)(s->p.v[P_FAULT_NS] +
 				       (s->p.v[P_THP_ALLOC_US] + s->p.v[P_THP_CLEAR_US]) * 1e3);
-	if (tlbp_split_init(&split, s->policy.split, &split_ops, &ctx, &c->batch) ||
-	    tlbp_split_unmap(&split, &folio, &res))
+	if (sim_split_folio(s, t->cpu, t->mm, head))
 		oracle_violation(s, "split failed", t->mm->id, head);
 	took = cpu_path_ns(c) - before;
 	c->op_until = s->now + took;

@@ -59,6 +59,10 @@ void sim_window_start(struct sim *s);
 
 /* path_split.c */
 void sim_thp_op(struct sim *s, unsigned int thread);
+/* Splits the large folio at @head of @mm's object on @cpu (unmap_folio(),
+ * then the split): its pages come back as order-0 folios, accessible.
+ * Returns 0 or -errno (-EINVAL: @head is not a large folio's head). */
+int sim_split_folio(struct sim *s, unsigned int cpu, struct mm *mm, uint64_t head);
 
 /* path_demote.c */
 void sim_demote(struct sim *s);

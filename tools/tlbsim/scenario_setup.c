@@ -104,6 +104,11 @@ void scenario_unmap_partial(struct sim *s)
 	unsigned int i;
 	uint64_t v;
 
+	/* unmap_folio() flushes once per split since v6.7: a kernel with
+	 * batched migration flushes (v6.4+) is 6.12 here, one without is
+	 * older than both. */
+	s->policy.split = s->p.v[P_MIGRATE_BATCHING] ? TLBP_SPLIT_FLUSH_BATCHED :
+						       TLBP_SPLIT_FLUSH_PER_PTE;
 	if (!scenario_half_mapped(&s->p))
 		return;
 	for (i = 0; i < s->nr_mms; i++) {
