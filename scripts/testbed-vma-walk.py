@@ -10,6 +10,11 @@ summary: calls, sequences completed, calls that marked the region, forced
 calls, drains, hint-fault migrations (and how many came while a scan had
 tlb_flush_pending up), and the guest's jiffies per millisecond of ktime.
 
+The region is numa_regions' memory: the largest run of adjacent unnamed
+rw-p VMAs of one size, by their total size (one VMA, or in thp-split mode
+one 1 MiB VMA per THP); a run of VMAs prints as one line, and runs of
+consecutive indices a call scanned print as FIRST-LAST.
+
 Usage: testbed-vma-walk.py LOG
 """
 import re
@@ -68,6 +73,39 @@ def parse(path):
     return maps, calls, jiffy_pairs, migrations
 
 
+def find_region(maps):
+    """Indices of the region: the largest run of adjacent unnamed rw-p VMAs
+    of one size, by total size (thread stacks are split by guard pages)."""
+    best, run = [], []
+    for i, (a, b, perm, name) in enumerate(maps):
+        anon = perm == 'rw-p' and not name
+        if anon and run and maps[run[-1]][1] - maps[run[-1]][0] == b - a:
+            run.append(i)
+        else:
+            run = [i] if anon else []
+        size = lambda r: sum(maps[j][1] - maps[j][0] for j in r)
+        if run and size(run) > size(best):
+            best = list(run)
+    return set(best)
+
+
+def compress(marks):
+    """'F' marks and VMA indices, runs of consecutive unforced ones as A-B."""
+    out, run = [], []
+    for forced, i in marks + [(True, None)]:
+        if not forced and isinstance(i, int) and run and i == run[-1] + 1:
+            run.append(i)
+            continue
+        if run:
+            out.append(str(run[0]) if len(run) == 1 else '%d-%d' % (run[0], run[-1]))
+        run = [i] if not forced and isinstance(i, int) else []
+        if forced and i is not None:
+            out.append('F%s' % i)
+        elif not forced and not isinstance(i, int):
+            out.append(str(i))
+    return out
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit('usage: testbed-vma-walk.py LOG')
@@ -76,28 +114,33 @@ def main():
         sys.exit('testbed-vma-walk: no @@maps or no scanner lines in %s '
                  '(was the kernel built with kernel/patches/measure/?)' % sys.argv[1])
     index = {start: i for i, (start, _, _, _) in enumerate(maps)}
-    region = max(range(len(maps)), key=lambda i: maps[i][1] - maps[i][0])
+    region = find_region(maps)
     for i, (a, b, perm, name) in enumerate(maps):
+        if i in region and len(region) > 1:
+            if i == min(region):
+                print('vma %d-%d %s %d x %d KiB  <- the region' %
+                      (i, max(region), perm, len(region), (b - a) >> 10))
+            continue
         print('vma %2d %s %8d KiB %s%s' % (i, perm, (b - a) >> 10, name,
-                                          '  <- the region' if i == region else ''))
+                                          '  <- the region' if i in region else ''))
     t0 = calls[0]['kt']
     for c in calls:
-        marks = ['%s%s' % ('F' if forced else '', index.get(start, '?'))
-                 for forced, start in c['scan']]
-        c['region'] = any(index.get(start) == region for _, start in c['scan'])
+        marks = [(forced, index.get(start, '?')) for forced, start in c['scan']]
+        c['region'] = sum(i in region for _, i in marks)
         took = '%5d ms' % (c['end'] - c['kt']) if c['end'] is not None else '    ? ms'
         print('%7d ms  pid %s  seq %d  skipped %2d  took %s  drains %4d  scanned %s' %
               (c['kt'] - t0, c['pid'], c['seq'], c['skips'], took, c['drains'],
-               ','.join(marks) or '-'))
+               ','.join(compress(marks)) or '-'))
     seqs = calls[-1]['seq'] - calls[0]['seq']
     forced = sum(any(f for f, _ in c['scan']) for c in calls)
     rate = ((jp[-1][1] - jp[0][1]) / (jp[-1][0] - jp[0][0])
             if len(jp) > 1 and jp[-1][0] > jp[0][0] else float('nan'))
     print('calls %d, sequences begun after the first call %d, calls that marked the '
-          'region %d, calls that forced a VMA %d, VMAs skipped a call %.2f, '
-          'drains %d, migrations %d (%d while a scan was pending), '
-          'jiffies per ms of ktime %.3f' %
-          (len(calls), seqs, sum(c['region'] for c in calls), forced,
+          'region %d (%d markings of its %d VMAs), calls that forced a VMA %d, '
+          'VMAs skipped a call %.2f, drains %d, migrations %d (%d while a scan was '
+          'pending), jiffies per ms of ktime %.3f' %
+          (len(calls), seqs, sum(c['region'] > 0 for c in calls),
+           sum(c['region'] for c in calls), len(region), forced,
            sum(c['skips'] for c in calls) / len(calls),
            sum(c['drains'] for c in calls), migrations[0], migrations[1], rate))
 

@@ -1,0 +1,59 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+# scripts/testbed-vma-walk.py on made-up measurement-kernel logs: the
+# region is the largest run of adjacent unnamed rw-p VMAs of one size (one
+# VMA, or thp-split's 1 MiB VMAs; here three of 4 MiB), not the larger
+# thread stack; a call's scanned VMAs print as runs, and the summary counts
+# the calls and markings that reached the region.
+set -u
+command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
+parse="python3 ${top_srcdir:-.}/scripts/testbed-vma-walk.py"
+. "${top_srcdir:-.}/tests/check-helpers.sh"
+
+line() { # tag kt pid vma-start
+	printf '[ 1.0] tbvma %s kt=%s ms=%s pid=%s seq=0 vma=%s-0\n' "$1" "$2" "$2" "$3" "$4"
+}
+maps() { # the region's VMAs, as "start-end" hex pairs
+	echo '@@maps-begin'
+	echo '1000-2000 rw-p 00000000 00:00 0          /bin/numa_regions'
+	echo '2000-3000 ---p 00000000 00:00 0 '
+	echo '3000-803000 rw-p 00000000 00:00 0 '
+	for r in "$@"; do echo "$r rw-p 00000000 00:00 0 "; done
+	echo '90000000-90001000 rw-s 00000000 00:01 7          /dev/zero (deleted)'
+	echo '@@maps-end'
+}
+{
+	maps 10000000-10400000 10800000-10c00000 11000000-11400000
+	line ENTER 100 7 0
+	line SCAN 101 7 3000
+	line SCAN 102 7 10000000
+	line SCAN 103 7 10800000
+	line SCAN 104 7 11000000
+	line FORCED 105 7 90000000
+	line EXIT 140 7 0
+	line ENTER 200 8 0
+	line PID_INACTIVE 201 8 10000000
+	line FORCED 202 8 10800000
+	line EXIT 210 8 0
+} >"$tmp/split.log"
+out=$($parse "$tmp/split.log") || bad "the parser exited non-zero"
+echo "$out" | grep -q '^vma 3-5 rw-p 3 x 4096 KiB  <- the region$' \
+	&& ok "4 MiB VMAs in a row are the region, the 8 MiB stack is not" || bad "region: $out"
+echo "$out" | grep -q '^      0 ms  pid 7  seq 0  skipped  0  took    40 ms  drains    0  scanned 2-5,F6$' \
+	&& ok "a call's scanned VMAs print as a run, the forced one apart" || bad "call: $out"
+echo "$out" | grep -q 'skipped  1  took    10 ms  drains    0  scanned F4$' \
+	&& ok "a skip counts, a forced region VMA prints alone" || bad "second call: $out"
+echo "$out" | grep -q 'calls that marked the region 2 (4 markings of its 3 VMAs)' \
+	&& ok "calls and markings that reached the region" || bad "summary: $out"
+{
+	maps 10000000-50000000
+	line ENTER 100 7 0
+	line SCAN 101 7 3000
+	line EXIT 110 7 0
+} >"$tmp/private.log"
+out=$($parse "$tmp/private.log") || bad "the parser exited non-zero"
+echo "$out" | grep -q '^vma  3 rw-p  1048576 KiB   <- the region$' \
+	&& ok "one large VMA is the region" || bad "one VMA: $out"
+echo "$out" | grep -q 'calls that marked the region 0 (0 markings of its 1 VMAs)' \
+	&& ok "a call that marked only the stack did not mark the region" || bad "private summary: $out"
+[ "$fails" -eq 0 ]
