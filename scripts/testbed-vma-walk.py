@@ -10,9 +10,9 @@ summary: calls, sequences completed, calls that marked the region, forced
 calls, drains, hint-fault migrations (and how many came while a scan had
 tlb_flush_pending up), and the guest's jiffies per millisecond of ktime.
 
-The region is numa_regions' memory: the largest run of adjacent unnamed
-rw-p VMAs of one size, by their total size (one VMA, or in thp-split mode
-one 1 MiB VMA per THP); a run of VMAs prints as one line, and runs of
+The region is numa_regions' memory: the largest run of unnamed rw-p VMAs
+of one size, consecutive in the maps list, by their total size (one VMA,
+or in thp-split mode one 1 MiB VMA per THP); a run of VMAs prints as one line, and runs of
 consecutive indices a call scanned print as FIRST-LAST.
 
 Usage: testbed-vma-walk.py LOG
@@ -74,35 +74,45 @@ def parse(path):
 
 
 def find_region(maps):
-    """Indices of the region: the largest run of adjacent unnamed rw-p VMAs
-    of one size, by total size (thread stacks are split by guard pages)."""
-    best, run = [], []
+    """Indices of the region: the largest run of unnamed rw-p VMAs of one
+    size, consecutive in the maps list, by total size (the thread stacks
+    are kept apart by their guard pages)."""
+    best, best_size, run, run_size = [], 0, [], 0
     for i, (a, b, perm, name) in enumerate(maps):
-        anon = perm == 'rw-p' and not name
-        if anon and run and maps[run[-1]][1] - maps[run[-1]][0] == b - a:
-            run.append(i)
-        else:
-            run = [i] if anon else []
-        size = lambda r: sum(maps[j][1] - maps[j][0] for j in r)
-        if run and size(run) > size(best):
-            best = list(run)
+        if perm != 'rw-p' or name:
+            run, run_size = [], 0
+            continue
+        if not run or maps[run[-1]][1] - maps[run[-1]][0] != b - a:
+            run, run_size = [], 0
+        run.append(i)
+        run_size += b - a
+        if run_size > best_size:
+            best, best_size = list(run), run_size
     return set(best)
 
 
 def compress(marks):
-    """'F' marks and VMA indices, runs of consecutive unforced ones as A-B."""
-    out, run = [], []
-    for forced, i in marks + [(True, None)]:
-        if not forced and isinstance(i, int) and run and i == run[-1] + 1:
-            run.append(i)
+    """A call's marks as text: a forced VMA as F<index>, runs of
+    consecutive indices marked unforced as FIRST-LAST."""
+    out, first, last = [], None, None
+
+    def close():
+        if first is not None:
+            out.append(str(first) if first == last else '%d-%d' % (first, last))
+
+    for forced, i in marks:
+        if not forced and isinstance(i, int) and last is not None and i == last + 1:
+            last = i
             continue
-        if run:
-            out.append(str(run[0]) if len(run) == 1 else '%d-%d' % (run[0], run[-1]))
-        run = [i] if not forced and isinstance(i, int) else []
-        if forced and i is not None:
+        close()
+        first = last = None
+        if forced:
             out.append('F%s' % i)
-        elif not forced and not isinstance(i, int):
-            out.append(str(i))
+        elif isinstance(i, int):
+            first = last = i
+        else:
+            out.append(str(i))  # a VMA the maps did not list
+    close()
     return out
 
 

@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 # scripts/testbed-vma-walk.py on made-up measurement-kernel logs: the
-# region is the largest run of adjacent unnamed rw-p VMAs of one size (one
-# VMA, or thp-split's 1 MiB VMAs; here three of 4 MiB), not the larger
-# thread stack; a call's scanned VMAs print as runs, and the summary counts
-# the calls and markings that reached the region.
+# region is the largest run of unnamed rw-p VMAs of one size, consecutive
+# in the maps list (one VMA, or thp-split's 1 MiB VMAs; here three of
+# 4 MiB), not the larger thread stack; a call's scanned VMAs print as runs,
+# a VMA the maps do not list as "?", and the summary counts the calls and
+# markings that reached the region.
 set -u
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 parse="python3 ${top_srcdir:-.}/scripts/testbed-vma-walk.py"
@@ -33,7 +34,8 @@ maps() { # the region's VMAs, as "start-end" hex pairs
 	line EXIT 140 7 0
 	line ENTER 200 8 0
 	line PID_INACTIVE 201 8 10000000
-	line FORCED 202 8 10800000
+	line SCAN 202 8 a0000000
+	line FORCED 203 8 10800000
 	line EXIT 210 8 0
 } >"$tmp/split.log"
 out=$($parse "$tmp/split.log") || bad "the parser exited non-zero"
@@ -41,8 +43,9 @@ echo "$out" | grep -q '^vma 3-5 rw-p 3 x 4096 KiB  <- the region$' \
 	&& ok "4 MiB VMAs in a row are the region, the 8 MiB stack is not" || bad "region: $out"
 echo "$out" | grep -q '^      0 ms  pid 7  seq 0  skipped  0  took    40 ms  drains    0  scanned 2-5,F6$' \
 	&& ok "a call's scanned VMAs print as a run, the forced one apart" || bad "call: $out"
-echo "$out" | grep -q 'skipped  1  took    10 ms  drains    0  scanned F4$' \
-	&& ok "a skip counts, a forced region VMA prints alone" || bad "second call: $out"
+echo "$out" | grep -q 'skipped  1  took    10 ms  drains    0  scanned ?,F4$' \
+	&& ok "a skip counts, an unlisted VMA is ?, a forced region VMA prints alone" \
+	|| bad "second call: $out"
 echo "$out" | grep -q 'calls that marked the region 2 (4 markings of its 3 VMAs)' \
 	&& ok "calls and markings that reached the region" || bad "summary: $out"
 {

@@ -646,28 +646,40 @@ END_TEST
  * under the migration), as pgmigrate_success does. Folio 16..31, order 4:
  * 16..23 PROT_NONE, 24..31 unmapped, on node 1; CPU 0 faults from node 0.
  */
+static void make_half_mapped(struct sim *s)
+{
+	uint64_t v;
+
+	for (v = 16; v < 32; v++) {
+		s->obj[0].page[v].order = 4;
+		s->obj[0].page[v].node = 1;
+		*pte_of(&s->mm[0], v) = v < 24 ? PTE_PROTNONE : 0;
+	}
+	folio_set_last_node(&s->obj[0].page[16], 2); /* last fault from node 1 */
+}
+
 static struct sim *half_mapped(enum tlbp_migrate_batch_policy migrate,
-			       enum tlbp_split_policy split, bool pending)
+			       enum tlbp_split_policy split, bool pending, bool alone)
 {
 	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
 	struct mm *mm = &s->mm[0];
+	unsigned int c;
 	uint64_t v;
 
 	s->policy.migrate = migrate;
 	s->policy.split = split;
 	s->p.v[P_SPLIT_PARTIAL_THP] = 1;
-	for (v = 16; v < 32; v++) {
-		s->obj[0].page[v].order = 4;
-		s->obj[0].page[v].node = 1;
-		*pte_of(mm, v) = v < 24 ? PTE_PROTNONE : 0;
-	}
+	make_half_mapped(s);
 	if (pending)
 		tlbp_mm_inc_flush_pending(&mm->flush);
+	for (c = 1; alone && c < NR_CPUS; c++)
+		ck_assert_int_eq(tlbp_cpuset_clear(&mm->cpus, c), 0);
 	sim_hint_fault(s, &s->thread[0], 18);
 	ck_assert_uint_eq(s->st.splits, 1);
 	ck_assert_uint_eq(s->st.migrated_pages, 16);
 	for (v = 16; v < 32; v++) {
 		ck_assert_uint_eq(s->obj[0].page[v].order, 0);
+		ck_assert_uint_eq(folio_last_node(&s->obj[0].page[v]), 2);
 		ck_assert_int_eq(*pte_of(mm, v), v < 24 ? PTE_PRESENT : 0);
 		if (v < 24)
 			ck_assert_uint_eq(s->obj[0].page[v].node, 0);
@@ -681,27 +693,57 @@ START_TEST(test_hint_fault_splits_a_partly_mapped_folio)
 	struct sim *s;
 
 	/* Nothing pending: the split flushes nothing, the pieces' batch once. */
-	s = half_mapped(TLBP_MIGRATE_BATCH_ALWAYS, TLBP_SPLIT_FLUSH_BATCHED, false);
+	s = half_mapped(TLBP_MIGRATE_BATCH_ALWAYS, TLBP_SPLIT_FLUSH_BATCHED, false, false);
 	ck_assert_uint_eq(s->st.protnone_batched_unmaps, 0);
 	ck_assert_uint_eq(s->st.protnone_unbatched_unmaps, 0);
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, NR_CPUS - 1);
 	destroy(s);
 	/* A policy that does not batch NUMA migrations flushes each piece. */
-	s = half_mapped(TLBP_MIGRATE_BATCH_SKIP_NUMA, TLBP_SPLIT_FLUSH_BATCHED, false);
+	s = half_mapped(TLBP_MIGRATE_BATCH_SKIP_NUMA, TLBP_SPLIT_FLUSH_BATCHED, false, false);
 	ck_assert_uint_eq(s->st.protnone_unbatched_unmaps, 0);
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, 8 * (NR_CPUS - 1));
 	destroy(s);
 	/* Pending: the split queues the PROT_NONE PTEs, whatever the policy. */
-	s = half_mapped(TLBP_MIGRATE_BATCH_SKIP_NUMA, TLBP_SPLIT_FLUSH_BATCHED, true);
+	s = half_mapped(TLBP_MIGRATE_BATCH_SKIP_NUMA, TLBP_SPLIT_FLUSH_BATCHED, true, false);
 	ck_assert_uint_eq(s->st.protnone_batched_unmaps, 8);
 	ck_assert_uint_eq(s->st.protnone_unbatched_unmaps, 0);
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, 9 * (NR_CPUS - 1));
 	destroy(s);
 	/* Before v6.7 the split cleared and flushed each PTE. */
-	s = half_mapped(TLBP_MIGRATE_BATCH_ALWAYS, TLBP_SPLIT_FLUSH_PER_PTE, true);
+	s = half_mapped(TLBP_MIGRATE_BATCH_ALWAYS, TLBP_SPLIT_FLUSH_PER_PTE, true, false);
 	ck_assert_uint_eq(s->st.protnone_batched_unmaps, 0);
 	ck_assert_uint_eq(s->st.protnone_unbatched_unmaps, 8);
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, 9 * (NR_CPUS - 1));
+	destroy(s);
+	/* x86 defers nothing for an mm live only on this CPU
+	 * (should_defer_flush()): ptep_clear_flush(), counted unbatched. */
+	s = half_mapped(TLBP_MIGRATE_BATCH_ALWAYS, TLBP_SPLIT_FLUSH_BATCHED, true, true);
+	ck_assert_uint_eq(s->st.protnone_batched_unmaps, 0);
+	ck_assert_uint_eq(s->st.protnone_unbatched_unmaps, 8);
+	ck_assert_uint_eq(s->st.tlb_ipis_sent, 0);
+	destroy(s);
+}
+END_TEST
+
+/* A page that is not a large folio's head, or a shared folio (the kernel
+ * marks only anonymous folios partially mapped), is refused with nothing
+ * changed. */
+START_TEST(test_split_refuses_what_it_cannot_split)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+
+	*pte_of(&s->mm[0], 5) = PTE_PROTNONE;
+	ck_assert_int_eq(sim_split_folio(s, 0, &s->mm[0], 5), -22);
+	ck_assert_int_eq(*pte_of(&s->mm[0], 5), PTE_PROTNONE);
+	make_half_mapped(s);
+	ck_assert_int_eq(sim_split_folio(s, 0, &s->mm[0], 18), -22); /* not the head */
+	ck_assert_int_eq(*pte_of(&s->mm[0], 18), PTE_PROTNONE);
+	s->p.v[P_SPLIT_PARTIAL_THP] = 1;
+	s->obj[0].nr_mappers = 2; /* as MAP_SHARED: the second mapper's PTEs unused here */
+	ck_assert_int_eq(sim_split_folio(s, 0, &s->mm[0], 16), -22);
+	ck_assert_uint_eq(s->st.splits, 0);
+	ck_assert_uint_eq(s->obj[0].page[16].order, 4);
+	s->obj[0].nr_mappers = 1;
 	destroy(s);
 }
 END_TEST
@@ -806,6 +848,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_hint_fault_maps_the_whole_large_folio);
 	tcase_add_test(tc, test_hint_fault_splits_a_partly_mapped_folio);
 	tcase_add_test(tc, test_hint_fault_whole_folio_without_split);
+	tcase_add_test(tc, test_split_refuses_what_it_cannot_split);
 	tcase_add_test(tc, test_oracle_unbounded_tlb_catches_never_flush);
 	tcase_add_test(tc, test_sweep_stops_at_a_fault);
 	suite_add_tcase(s, tc);

@@ -46,10 +46,9 @@ static bool f_find_folio(void *ctx, struct tlbp_hint_folio *folio)
 static bool last_node_allows(struct fault_ctx *f, unsigned int here)
 {
 	struct folio_page *fp = &f->mm->obj->page[folio_head(f->mm, f->vpn)];
-	unsigned int last = fp->flags >> FOLIO_LAST_NODE_SHIFT;
+	unsigned int last = folio_last_node(fp);
 
-	fp->flags = (uint8_t)((fp->flags & ((1U << FOLIO_LAST_NODE_SHIFT) - 1)) |
-			      ((here + 1) << FOLIO_LAST_NODE_SHIFT));
+	folio_set_last_node(fp, here + 1);
 	return f->mm->scan_seq <= 4 || !last || last - 1 == here;
 }
 
@@ -92,30 +91,28 @@ static int f_prepare(void *ctx, const struct tlbp_hint_folio *folio, int target)
 
 /*
  * migrate_pages_batch() splits a large folio that is only partly mapped
- * before it migrates anything (try_split_folio(), for a folio on the
- * deferred split list): the split's unmap_folio() clears the mapped PTEs
- * with TTU_BATCH_FLUSH whatever the migrate policy, and the pieces come
- * back accessible. migrate_pages() then migrates the pieces as one batch;
- * the pieces nothing maps are freed there and count as migrated
- * (migrate_folio_unmap()'s "freed from under us"), as in pgmigrate_success.
- * Fills @vpns with the mapped pieces and returns how many, or 0 when the
- * folio is not split; @err gets the split's error.
+ * before it migrates anything (try_split_folio(), for an anonymous folio
+ * on the deferred split list: a shared one is never marked partially
+ * mapped, rmap.c): the split's unmap_folio() clears the mapped PTEs under
+ * the split policy whatever the migrate policy, and the pieces come back
+ * accessible. migrate_pages() then migrates the pieces as one batch; the
+ * pieces nothing maps are freed there and count as migrated
+ * (migrate_folio_unmap()'s "freed from under us"), as in
+ * pgmigrate_success. Fills @vpns with the mapped pieces and returns how
+ * many, or 0 when the folio stays whole: not split, or a split that
+ * failed, which maps it back, and then it migrates whole.
  */
-static unsigned int split_partial(struct fault_ctx *f, uint64_t *vpns,
-				  unsigned int max, int *err)
+static unsigned int split_partial(struct fault_ctx *f, uint64_t *vpns, unsigned int max)
 {
 	struct mm *mm = f->mm;
 	uint64_t head = folio_head(mm, f->vpn), nr = folio_pages(mm, f->vpn), v;
 	unsigned int mapped = 0;
 
-	*err = 0;
 	for (v = head; v < head + nr; v++)
 		if (*pte_of(mm, v) & (PTE_PRESENT | PTE_PROTNONE))
 			mapped++;
-	if (nr == 1 || mapped == nr || !f->s->p.v[P_SPLIT_PARTIAL_THP])
-		return 0;
-	*err = sim_split_folio(f->s, f->t->cpu, mm, head);
-	if (*err)
+	if (nr == 1 || mapped == nr || mm->obj->nr_mappers > 1 ||
+	    !f->s->p.v[P_SPLIT_PARTIAL_THP] || sim_split_folio(f->s, f->t->cpu, mm, head))
 		return 0;
 	mapped = 0;
 	for (v = head; v < head + nr && mapped < max; v++)
@@ -136,14 +133,13 @@ static int f_migrate(void *ctx, const struct tlbp_hint_folio *folio, int target)
 
 	(void)folio;
 	fp->flags &= (uint8_t)~FOLIO_ISOLATED;
-	n = split_partial(f, vpns, 1U << PMD_ORDER, &err);
-	if (!n && !err) {
+	n = split_partial(f, vpns, 1U << PMD_ORDER);
+	if (!n) {
 		vpns[0] = f->vpn;
 		n = 1;
 	}
-	if (!err)
-		err = sim_migrate_folios(f->s, f->t->cpu, f->mm, vpns, n,
-					 (unsigned int)target, TLBP_MR_NUMA_MISPLACED);
+	err = sim_migrate_folios(f->s, f->t->cpu, f->mm, vpns, n,
+				 (unsigned int)target, TLBP_MR_NUMA_MISPLACED);
 	if (err) {
 		f->s->st.migrate_failed++;
 		return err;

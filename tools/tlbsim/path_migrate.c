@@ -12,6 +12,15 @@
 #include "paths.h"
 #include "sim.h"
 
+void sim_count_protnone_unmaps(struct sim *s, const struct mm *mm, bool deferred,
+			       uint64_t n)
+{
+	if (!deferred)
+		s->st.protnone_unbatched_unmaps += n;
+	else if (tlbp_mm_flush_pending(&mm->flush))
+		s->st.protnone_batched_unmaps += n;
+}
+
 static unsigned int pte_to_tlbp(uint8_t pte)
 {
 	return (pte & PTE_PRESENT ? TLBP_PTE_PRESENT : 0) |
@@ -43,14 +52,8 @@ static int unmap_one_mm(struct sim *s, unsigned int cpu, struct mm *m,
 		*pte_of(m, vpn) = PTE_MIGRATION | (old & PTE_DIRTY);
 		if (s->unsafe == UNSAFE_IGNORE_PENDING && !(old & PTE_PRESENT))
 			continue; /* the bug: PROT_NONE taken as never cached */
-		/* The testbed kernel's counters (set_tlb_ubc_flush_pending()
-		 * queues a PROT_NONE PTE only while it is accessible). */
-		if (old & PTE_PROTNONE) {
-			if (!dd.defer)
-				s->st.protnone_unbatched_unmaps++;
-			else if (tlbp_mm_flush_pending(&m->flush))
-				s->st.protnone_batched_unmaps++;
-		}
+		if (old & PTE_PROTNONE)
+			sim_count_protnone_unmaps(s, m, dd.defer, 1);
 		if (dd.defer)
 			err = tlbp_batch_add_pending(b, &m->flush, &m->cpus, flags,
 						     start, end, NULL);
@@ -77,7 +80,7 @@ static void copy_folio(struct sim *s, unsigned int cpu, struct mm *mm,
 	s->cpu[cpu].acct.fault_ns += (uint64_t)(nr * s->p.v[P_MIGRATE_COPY_NS]);
 }
 
-static void remap(struct mm *m, uint64_t head, uint64_t nr)
+void sim_remove_migration_ptes(struct mm *m, uint64_t head, uint64_t nr)
 {
 	uint64_t vpn;
 
@@ -160,7 +163,7 @@ int sim_migrate_folios(struct sim *s, unsigned int cpu, struct mm *mm,
 
 		copy_folio(s, cpu, mm, head, nr, target);
 		for (m = 0; m < o->nr_mappers; m++)
-			remap(o->mapper[m], head, nr);
+			sim_remove_migration_ptes(o->mapper[m], head, nr);
 		s->st.migrated_pages += nr;
 	}
 	if (s->unsafe == UNSAFE_FREE_BEFORE_FLUSH)

@@ -18,10 +18,9 @@
 struct split_ctx {
 	struct sim *s;
 	struct cpu *cpu;  /* the splitting thread's */
-	struct mm *mm;    /* the mapping being unmapped */
+	struct mm *mm;
 	uint64_t head;
 	unsigned int nr_protnone; /* PROT_NONE entries cleared */
-	bool last;        /* the folio's last mapping: the split goes ahead */
 };
 
 static int s_clear_pte(void *ctx, unsigned int idx, unsigned int *old_pte)
@@ -42,38 +41,28 @@ static int s_clear_pte(void *ctx, unsigned int idx, unsigned int *old_pte)
 }
 
 /*
- * The split itself, once every mapping's flush is done: the folio becomes
- * order-0 folios, each keeping the folio's last fault node (the kernel
- * copies last_cpupid to every new folio), and remap_page() turns every
- * migration entry back into a PTE built from the VMA's protection, so a
- * PROT_NONE mark is lost and the pieces come back accessible.
+ * The split itself, once the flush is done: the folio becomes order-0
+ * folios, each keeping the folio's last fault node (the kernel copies
+ * last_cpupid to every new folio), and remap_page() turns the migration
+ * entries back into PTEs built from the VMA's protection, so a PROT_NONE
+ * mark is lost and the pieces come back accessible. (6.12 maps a piece
+ * that is all zeroes to the shared zero page instead; the workloads here
+ * write every page they map.)
  */
 static int s_proceed(void *ctx)
 {
 	struct split_ctx *c = ctx;
-	struct object *o = c->mm->obj;
+	struct folio_page *page = c->mm->obj->page;
 	uint64_t n = folio_pages(c->mm, c->head), vpn;
-	uint8_t last_node = (uint8_t)(o->page[c->head].flags &
-				      ~((1U << FOLIO_LAST_NODE_SHIFT) - 1));
-	unsigned int m;
+	unsigned int last_node = folio_last_node(&page[c->head]);
 
-	if (!c->last)
-		return 0;
 	oracle_check_copy(c->s, c->mm, c->head, n);
 	for (vpn = c->head; vpn < c->head + n; vpn++) {
-		struct folio_page *fp = &o->page[vpn];
-
-		fp->order = 0;
-		fp->frame_gen++;
-		fp->flags = (uint8_t)((fp->flags & ((1U << FOLIO_LAST_NODE_SHIFT) - 1)) |
-				      last_node);
-		for (m = 0; m < o->nr_mappers; m++) {
-			uint8_t *pte = obj_pte(o, o->mapper[m]->slot, vpn);
-
-			if (*pte & PTE_MIGRATION)
-				*pte = PTE_PRESENT | (*pte & PTE_DIRTY);
-		}
+		page[vpn].order = 0;
+		page[vpn].frame_gen++;
+		folio_set_last_node(&page[vpn], last_node);
 	}
+	sim_remove_migration_ptes(c->mm, c->head, n);
 	c->s->st.splits++;
 	return 0;
 }
@@ -82,53 +71,27 @@ static const struct tlbp_split_ops split_ops = {
 	.clear_pte = s_clear_pte, .proceed = s_proceed,
 };
 
-/*
- * The testbed kernel's counters of PROT_NONE entries: one queued in the
- * batch counts only while the mm's tlb_flush_pending makes it accessible
- * (set_tlb_ubc_flush_pending()), one cleared and flushed at once always
- * counts (try_to_migrate_one()'s ptep_clear_flush()).
- */
-static void count_protnone(struct sim *s, const struct split_ctx *c,
-			   const struct tlbp_split_result *res)
-{
-	if (res->why != TLBP_SPLIT_WHY_BATCHED)
-		s->st.protnone_unbatched_unmaps += c->nr_protnone;
-	else if (tlbp_mm_flush_pending(&c->mm->flush))
-		s->st.protnone_batched_unmaps += c->nr_protnone;
-}
-
 int sim_split_folio(struct sim *s, unsigned int cpu, struct mm *mm, uint64_t head)
 {
-	struct object *o = mm->obj;
-	struct cpu *c = &s->cpu[cpu];
-	unsigned int order = o->page[head].order, m;
+	unsigned int order = mm->obj->page[head].order;
+	struct split_ctx ctx = { .s = s, .cpu = &s->cpu[cpu], .mm = mm, .head = head };
+	struct tlbp_split_folio folio = {
+		.mm = &mm->flush, .mm_cpus = &mm->cpus, .addr = head << PAGE_SHIFT,
+		.order = order, .pmd_order = PMD_ORDER, .this_cpu = cpu,
+	};
+	struct tlbp_split_result res = { .why = TLBP_SPLIT_WHY_BATCHED };
+	struct tlbp_split split;
 	int err;
 
-	if (!order || (head & ((1ULL << order) - 1)))
-		return -22; /* -EINVAL: not the head of a large folio */
-	/*
-	 * try_to_migrate() walks every mapping and flushes once; the helper
-	 * takes one mm, so each mapping is flushed before the next is
-	 * cleared, and the split goes ahead after the last.
-	 */
-	for (m = 0; m < o->nr_mappers; m++) {
-		struct split_ctx ctx = { s, c, o->mapper[m], head, 0, m + 1 == o->nr_mappers };
-		struct tlbp_split_folio folio = {
-			.mm = &ctx.mm->flush, .mm_cpus = &ctx.mm->cpus,
-			.addr = head << PAGE_SHIFT, .order = order, .pmd_order = PMD_ORDER,
-			.this_cpu = cpu,
-		};
-		struct tlbp_split_result res;
-		struct tlbp_split split;
-
-		err = tlbp_split_init(&split, s->policy.split, &split_ops, &ctx, &c->batch);
-		if (!err)
-			err = tlbp_split_unmap(&split, &folio, &res);
-		if (err)
-			return err;
-		count_protnone(s, &ctx, &res);
-	}
-	return 0;
+	if (!order || (head & ((1ULL << order) - 1)) || mm->obj->nr_mappers > 1)
+		return -22; /* -EINVAL */
+	err = tlbp_split_init(&split, s->policy.split, &split_ops, &ctx, &s->cpu[cpu].batch);
+	if (!err)
+		err = tlbp_split_unmap(&split, &folio, &res);
+	if (err && !res.proceeded) /* remap_page(): the folio stays whole */
+		sim_remove_migration_ptes(mm, head, 1ULL << order);
+	sim_count_protnone_unmaps(s, mm, res.why == TLBP_SPLIT_WHY_BATCHED, ctx.nr_protnone);
+	return err;
 }
 
 void sim_thp_op(struct sim *s, unsigned int ti)

@@ -19,6 +19,15 @@ int sim_migrate_folios(struct sim *s, unsigned int cpu, struct mm *mm,
 		       int reason);
 int sim_migrate_folio(struct sim *s, unsigned int cpu, struct mm *mm,
 		      uint64_t vpn, unsigned int target, int reason);
+/* remove_migration_ptes(): @m's migration entries of pages [@head,
+ * @head + @nr) become PTEs built from the VMA's protection (present). */
+void sim_remove_migration_ptes(struct mm *m, uint64_t head, uint64_t nr);
+/* The testbed kernel's counters of @n PROT_NONE PTEs of @mm unmapped
+ * (patch 0002): queued in the batch they count only while the mm's
+ * tlb_flush_pending makes them accessible (set_tlb_ubc_flush_pending()),
+ * cleared and flushed at once (ptep_clear_flush()) they always count. */
+void sim_count_protnone_unmaps(struct sim *s, const struct mm *mm, bool deferred,
+			       uint64_t n);
 
 /* path_fault.c */
 void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn);
@@ -59,9 +68,12 @@ void sim_window_start(struct sim *s);
 
 /* path_split.c */
 void sim_thp_op(struct sim *s, unsigned int thread);
-/* Splits the large folio at @head of @mm's object on @cpu (unmap_folio(),
- * then the split): its pages come back as order-0 folios, accessible.
- * Returns 0 or -errno (-EINVAL: @head is not a large folio's head). */
+/* Splits the large folio at @head of @mm's private object on @cpu
+ * (unmap_folio(), then the split): its pages come back as order-0 folios,
+ * accessible. Returns 0; -EINVAL if @head is not the head of a large
+ * folio or the object is shared (nothing changed); or the error of the
+ * unmap, after which the folio is mapped back whole (remap_page()) and
+ * what the library owes stays in @cpu's batch. */
 int sim_split_folio(struct sim *s, unsigned int cpu, struct mm *mm, uint64_t head);
 
 /* path_demote.c */

@@ -99,16 +99,19 @@ bool scenario_half_mapped(const struct params *p)
 	return p->v[P_SPLIT_PARTIAL_THP] && p->v[P_FOLIO_ORDER];
 }
 
+enum tlbp_split_policy scenario_kernel_split_policy(const struct params *p)
+{
+	/* unmap_folio() flushes once per split since v6.7: a kernel with
+	 * batched migration flushes (v6.4+) is 6.12 here, one without is
+	 * older than both. */
+	return p->v[P_MIGRATE_BATCHING] ? TLBP_SPLIT_FLUSH_BATCHED : TLBP_SPLIT_FLUSH_PER_PTE;
+}
+
 void scenario_unmap_partial(struct sim *s)
 {
 	unsigned int i;
 	uint64_t v;
 
-	/* unmap_folio() flushes once per split since v6.7: a kernel with
-	 * batched migration flushes (v6.4+) is 6.12 here, one without is
-	 * older than both. */
-	s->policy.split = s->p.v[P_MIGRATE_BATCHING] ? TLBP_SPLIT_FLUSH_BATCHED :
-						       TLBP_SPLIT_FLUSH_PER_PTE;
 	if (!scenario_half_mapped(&s->p))
 		return;
 	for (i = 0; i < s->nr_mms; i++) {
@@ -134,6 +137,7 @@ int scenario_setup_numa(struct sim *s, const struct policy_def *pol)
 				  (uint64_t)(p->v[P_WORKING_SET_GIB] * (1 << 18))))
 		return -1;
 	place_pages(s);
+	s->policy.split = scenario_kernel_split_policy(p);
 	scenario_unmap_partial(s);
 	s->end_ns = (uint64_t)(p->v[P_DURATION_S] * 1e9);
 	s->balancing = pol->balancing;

@@ -60,8 +60,11 @@ int scenario_setup_common(struct sim *s, unsigned int nr_threads,
 /* Whether @p asks for half-mapped large folios (split_partial_thp with a
  * folio_order above 0). */
 bool scenario_half_mapped(const struct params *p);
-/* Sets the split policy of the modelled kernel; with
- * scenario_half_mapped(), unmaps the second half of every large folio. */
+/* The split policy of the kernel @p models (a NUMA migration's split of a
+ * half-mapped folio). */
+enum tlbp_split_policy scenario_kernel_split_policy(const struct params *p);
+/* With scenario_half_mapped(): the second half of every large folio
+ * unmapped. */
 void scenario_unmap_partial(struct sim *s);
 /* The NUMA model under @pol: machine, placement, accesses, scanners. */
 int scenario_setup_numa(struct sim *s, const struct policy_def *pol);

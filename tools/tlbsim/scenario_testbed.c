@@ -272,6 +272,7 @@ static int setup_testbed(struct sim *s, const struct policy_def *pol)
 
 	s->policy.migrate = pol->lib.migrate;
 	s->policy.hint = pol->lib.hint;
+	s->policy.split = scenario_kernel_split_policy(p);
 	if (moving + stable == 0 || moving % 2 ||
 	    sim_machine_init(s, (unsigned int)p->v[P_CPUS], (unsigned int)p->v[P_SOCKETS]) ||
 	    moving + stable > s->nr_cpus || build(s, moving, stable) ||

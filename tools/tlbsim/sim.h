@@ -49,6 +49,17 @@ _Static_assert(sizeof(struct folio_page) == 8, "a page's state is 8 bytes");
  * nid half of the kernel's last_cpupid, for the last-node filter. */
 #define FOLIO_LAST_NODE_SHIFT 1
 
+static inline unsigned int folio_last_node(const struct folio_page *fp)
+{
+	return fp->flags >> FOLIO_LAST_NODE_SHIFT;
+}
+
+static inline void folio_set_last_node(struct folio_page *fp, unsigned int node_plus_one)
+{
+	fp->flags = (uint8_t)((fp->flags & ((1U << FOLIO_LAST_NODE_SHIFT) - 1)) |
+			      (node_plus_one << FOLIO_LAST_NODE_SHIFT));
+}
+
 /* Backing memory: private to one mm, or MAP_SHARED by several. */
 struct object {
 	uint64_t nr_pages;
