@@ -10,6 +10,9 @@ set -u
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 parse="python3 ${top_srcdir:-.}/scripts/testbed-vma-walk.py"
 . "${top_srcdir:-.}/tests/check-helpers.sh"
+expect() { # pattern what: $out holds a line matching the pattern
+	echo "$out" | grep -q "$1" && ok "$2" || bad "$2: $out"
+}
 
 line() { # tag kt pid vma-start
 	printf '[ 1.0] tbvma %s kt=%s ms=%s pid=%s seq=0 vma=%s-0\n' "$1" "$2" "$2" "$3" "$4"
@@ -39,15 +42,14 @@ maps() { # the region's VMAs, as "start-end" hex pairs
 	line EXIT 210 8 0
 } >"$tmp/split.log"
 out=$($parse "$tmp/split.log") || bad "the parser exited non-zero"
-echo "$out" | grep -q '^vma 3-5 rw-p 3 x 4096 KiB  <- the region$' \
-	&& ok "4 MiB VMAs in a row are the region, the 8 MiB stack is not" || bad "region: $out"
-echo "$out" | grep -q '^      0 ms  pid 7  seq 0  skipped  0  took    40 ms  drains    0  scanned 2-5,F6$' \
-	&& ok "a call's scanned VMAs print as a run, the forced one apart" || bad "call: $out"
-echo "$out" | grep -q 'skipped  1  took    10 ms  drains    0  scanned ?,F4$' \
-	&& ok "a skip counts, an unlisted VMA is ?, a forced region VMA prints alone" \
-	|| bad "second call: $out"
-echo "$out" | grep -q 'calls that marked the region 2 (4 markings of its 3 VMAs)' \
-	&& ok "calls and markings that reached the region" || bad "summary: $out"
+expect '^vma 3-5 rw-p 3 x 4096 KiB  <- the region$' \
+	"4 MiB VMAs in a row are the region, the 8 MiB stack is not"
+expect '^      0 ms  pid 7  seq 0  skipped  0  took    40 ms  drains    0  scanned 2-5,F6$' \
+	"a call's scanned VMAs print as a run, the forced one apart"
+expect 'skipped  1  took    10 ms  drains    0  scanned ?,F4$' \
+	"a skip counts, an unlisted VMA is ?, a forced region VMA prints alone"
+expect 'calls that marked the region 2 (4 markings of its 3 VMAs)' \
+	"calls and markings that reached the region"
 {
 	maps 10000000-50000000
 	line ENTER 100 7 0
@@ -55,8 +57,7 @@ echo "$out" | grep -q 'calls that marked the region 2 (4 markings of its 3 VMAs)
 	line EXIT 110 7 0
 } >"$tmp/private.log"
 out=$($parse "$tmp/private.log") || bad "the parser exited non-zero"
-echo "$out" | grep -q '^vma  3 rw-p  1048576 KiB   <- the region$' \
-	&& ok "one large VMA is the region" || bad "one VMA: $out"
-echo "$out" | grep -q 'calls that marked the region 0 (0 markings of its 1 VMAs)' \
-	&& ok "a call that marked only the stack did not mark the region" || bad "private summary: $out"
+expect '^vma  3 rw-p  1048576 KiB   <- the region$' "one large VMA is the region"
+expect 'calls that marked the region 0 (0 markings of its 1 VMAs)' \
+	"a call that marked only the stack did not mark the region"
 [ "$fails" -eq 0 ]

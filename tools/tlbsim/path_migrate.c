@@ -21,13 +21,6 @@ void sim_count_protnone_unmaps(struct sim *s, const struct mm *mm, bool deferred
 		s->st.protnone_batched_unmaps += n;
 }
 
-static unsigned int pte_to_tlbp(uint8_t pte)
-{
-	return (pte & PTE_PRESENT ? TLBP_PTE_PRESENT : 0) |
-	       (pte & PTE_PROTNONE ? TLBP_PTE_PROTNONE : 0) |
-	       (pte & PTE_DIRTY ? TLBP_PTE_DIRTY : 0);
-}
-
 /* Clears the PTEs of the folio in one mapping; returns 0 or -errno. */
 static int unmap_one_mm(struct sim *s, unsigned int cpu, struct mm *m,
 			uint64_t head, uint64_t nr, bool batch, bool *saw_pending)

@@ -30,9 +30,7 @@ static int s_clear_pte(void *ctx, unsigned int idx, unsigned int *old_pte)
 
 	if (!(*pte & (PTE_PRESENT | PTE_PROTNONE)))
 		return -2; /* -ENOENT: not mapped here */
-	*old_pte = (*pte & PTE_PRESENT ? TLBP_PTE_PRESENT : 0) |
-		   (*pte & PTE_PROTNONE ? TLBP_PTE_PROTNONE : 0) |
-		   (*pte & PTE_DIRTY ? TLBP_PTE_DIRTY : 0);
+	*old_pte = pte_to_tlbp(*pte);
 	if (*pte & PTE_PROTNONE)
 		c->nr_protnone++;
 	*pte = PTE_MIGRATION | (*pte & PTE_DIRTY);

@@ -93,7 +93,6 @@ static void place_pages(struct sim *s)
 	}
 }
 
-/* Partially mapped large folios: the second half of each is not mapped. */
 bool scenario_half_mapped(const struct params *p)
 {
 	return p->v[P_SPLIT_PARTIAL_THP] && p->v[P_FOLIO_ORDER];
@@ -107,6 +106,7 @@ enum tlbp_split_policy scenario_kernel_split_policy(const struct params *p)
 	return p->v[P_MIGRATE_BATCHING] ? TLBP_SPLIT_FLUSH_BATCHED : TLBP_SPLIT_FLUSH_PER_PTE;
 }
 
+/* Partially mapped large folios: the second half of each is not mapped. */
 void scenario_unmap_partial(struct sim *s)
 {
 	unsigned int i;

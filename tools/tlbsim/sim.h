@@ -387,6 +387,14 @@ static inline uint8_t *pte_of(const struct mm *mm, uint64_t vpn)
 	return obj_pte(mm->obj, mm->slot, vpn);
 }
 
+/* A PTE's state as the library reads it (TLBP_PTE_* bits). */
+static inline unsigned int pte_to_tlbp(uint8_t pte)
+{
+	return (pte & PTE_PRESENT ? TLBP_PTE_PRESENT : 0) |
+	       (pte & PTE_PROTNONE ? TLBP_PTE_PROTNONE : 0) |
+	       (pte & PTE_DIRTY ? TLBP_PTE_DIRTY : 0);
+}
+
 /*
  * Time a CPU spent running kernel paths itself: its own flushes and waits
  * for acks, faults, other kernel work. A path that runs in one event takes
