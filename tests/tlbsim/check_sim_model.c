@@ -421,18 +421,18 @@ START_TEST(test_scan_pending_lasts_through_the_final_flush)
 
 	s->obj[0].page[5].node = 1; /* CPU 0 is on node 0 */
 	sim_scan_start(s, mm);
-	sim_scan_table(s, mm);
-	sim_scan_table(s, mm); /* the last table, then the final flush */
+	sim_scan_table(s, mm, 0);
+	sim_scan_table(s, mm, 0); /* the last table, then the final flush */
 	ck_assert_uint_gt(s->st.tlb_ipis_sent, 0);
-	ck_assert(mm->scan_step == SCAN_STEP_DONE);
+	ck_assert(mm->call[0].step == SCAN_STEP_DONE);
 	ck_assert(tlbp_mm_flush_pending(&mm->flush));
 	ck_assert_uint_eq(*pte_of(mm, 5), PTE_PROTNONE);
 	sim_hint_fault(s, &s->thread[0], 5);
 	ck_assert_uint_eq(s->st.migrated_pages, 1);
 	ck_assert_uint_eq(s->st.migrations_with_flush_pending, 1);
 	ck_assert_uint_eq(s->st.protnone_batched_unmaps, 1);
-	sim_scan_table(s, mm); /* acknowledged */
-	ck_assert(!mm->in_pass);
+	sim_scan_table(s, mm, 0); /* acknowledged */
+	ck_assert_uint_eq(mm->nr_calls, 0);
 	ck_assert(!tlbp_mm_flush_pending(&mm->flush));
 	ck_assert_uint_eq(s->st.hint_ptes_updated, NR_PAGES);
 	destroy(s);
@@ -447,12 +447,98 @@ START_TEST(test_scan_end_during_the_final_flush_drops_pending)
 	struct mm *mm = &s->mm[0];
 
 	sim_scan_start(s, mm);
-	sim_scan_table(s, mm);
-	sim_scan_table(s, mm);
-	ck_assert(mm->scan_step == SCAN_STEP_DONE);
+	sim_scan_table(s, mm, 0);
+	sim_scan_table(s, mm, 0);
+	ck_assert(mm->call[0].step == SCAN_STEP_DONE);
 	sim_scan_end(s);
-	ck_assert(!mm->in_pass);
+	ck_assert_uint_eq(mm->nr_calls, 0);
 	ck_assert(!tlbp_mm_flush_pending(&mm->flush));
+	destroy(s);
+}
+END_TEST
+
+/*
+ * task_numa_work() moves numa_next_scan on as a call starts, so another
+ * task's call can start while the first is still marking: a VMA is done
+ * for the sequence (prev_scan_seq) only when the first call's
+ * change_prot_numa() has returned, flush and all, so the second call
+ * marks it too and finds its PTEs PROT_NONE already; with the other
+ * gather in flight its tlb_finish_mmu() flushes the whole mm all the same
+ * (mm_tlb_flush_nested()). Each call that reaches the end completes a
+ * sequence, and the second, finishing the last VMA after the first ended
+ * sequence 0, records it done for sequence 1.
+ */
+START_TEST(test_scan_calls_overlap_over_a_walk)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct mm *mm = &s->mm[0];
+
+	mm->walk = scan_walk_new(2);
+	ck_assert_ptr_nonnull(mm->walk);
+	ck_assert_int_eq(scan_walk_add_pages(mm->walk, 0, NR_PAGES / 2), 0);
+	ck_assert_int_eq(scan_walk_add_pages(mm->walk, NR_PAGES / 2, NR_PAGES), 0);
+	s->this_cpu = 0;
+	sim_scan_start(s, mm);    /* task 0 */
+	sim_scan_table(s, mm, 0); /* the first VMA's table, then its flush */
+	ck_assert(mm->call[0].step == SCAN_STEP_DONE);
+	s->this_cpu = 1;
+	sim_scan_start(s, mm);    /* task 1, the flush still in flight */
+	ck_assert_uint_eq(mm->nr_calls, 2);
+	ck_assert_uint_eq(mm->call[1].task, 1);
+	sim_scan_table(s, mm, 1); /* the same VMA: nothing to change */
+	ck_assert_uint_eq(s->st.hint_ptes_updated, NR_PAGES / 2);
+	ck_assert_uint_eq(s->st.scanner_flush_mm_calls, 2); /* nested */
+	sim_scan_table(s, mm, 0); /* acknowledged; the second VMA */
+	sim_scan_table(s, mm, 1); /* the second VMA too, task 0's flush in flight */
+	sim_scan_table(s, mm, 0); /* acknowledged: reaches the end */
+	ck_assert_uint_eq(mm->scan_seq, 1);
+	ck_assert_uint_eq(mm->nr_calls, 1);
+	sim_scan_table(s, mm, 1);
+	ck_assert_uint_eq(mm->scan_seq, 2);
+	ck_assert_uint_eq(mm->nr_calls, 0);
+	ck_assert_uint_eq(mm->walk->vma[0].prev_seq, 0);
+	ck_assert_uint_eq(mm->walk->vma[1].prev_seq, 1);
+	ck_assert_uint_eq(s->st.hint_ptes_updated, NR_PAGES);
+	ck_assert_uint_eq(s->st.scanner_flush_mm_calls, 4);
+	ck_assert_uint_eq(s->st.scan_calls, 2);
+	ck_assert(!tlbp_mm_flush_pending(&mm->flush));
+	destroy(s);
+}
+END_TEST
+
+/*
+ * update_task_scan_period() backs off (doubles the period) when a task
+ * had no local and no shared hint fault since the last update, and puts
+ * the process's next scan a new period away; TNF_FAULT_LOCAL is where the
+ * page was when the fault came, so a fault that migrates a remote page
+ * still counts remote.
+ */
+START_TEST(test_scan_period_backs_off_on_remote_private_faults)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct mm *mm = &s->mm[0];
+	double lo = s->p.v[P_SCAN_PERIOD_MIN_MS] * 1e6, hi = s->p.v[P_SCAN_PERIOD_MAX_MS] * 1e6;
+	double doubled;
+
+	mm->rate.period_ns = (uint64_t)lo;
+	s->obj[0].page[5].node = 1; /* CPU 0 is on node 0 */
+	*pte_of(mm, 5) = PTE_PROTNONE;
+	sim_hint_fault(s, &s->thread[0], 5);
+	ck_assert_uint_eq(s->obj[0].page[5].node, 0); /* migrated here */
+	ck_assert_uint_eq(mm->rate.faults_remote, 1);
+	ck_assert_uint_eq(mm->rate.faults_local, 0);
+	s->now = 1000;
+	doubled = 2 * lo < hi ? 2 * lo : hi;
+	ck_assert(doubled > lo);
+	sim_scan_seq_done(s, mm);
+	ck_assert_uint_eq(mm->rate.period_ns, (uint64_t)doubled);
+	ck_assert_uint_eq(mm->next_scan_ns, s->now + sim_jiffies_ns(s, (double)mm->rate.period_ns));
+	/* A local fault since: the ratios decide, and the next scan stays. */
+	*pte_of(mm, 6) = PTE_PROTNONE;
+	sim_hint_fault(s, &s->thread[0], 6);
+	mm->next_scan_ns = 7;
+	sim_scan_seq_done(s, mm);
+	ck_assert_uint_eq(mm->next_scan_ns, 7);
 	destroy(s);
 }
 END_TEST
@@ -469,9 +555,9 @@ static struct sim *race(enum unsafe_mode unsafe, enum tlbp_hint_policy hint_poli
 
 	s->obj[0].page[5].node = 1; /* CPU 0 is on node 0 */
 	tlb_insert(&s->cpu[1].tlb, tlb_key(mm->id, 5), s->obj[0].page[5].frame_gen);
-	ck_assert_int_eq(tlbp_gather_begin(&mm->gather, &mm->flush, 33, PAGE_SHIFT), 0);
+	ck_assert_int_eq(tlbp_gather_begin(&mm->call[0].gather, &mm->flush, 33, PAGE_SHIFT), 0);
 	*pte_of(mm, 5) = PTE_PROTNONE;
-	tlbp_gather_add(&mm->gather, 5ULL << PAGE_SHIFT, 6ULL << PAGE_SHIFT);
+	tlbp_gather_add(&mm->call[0].gather, 5ULL << PAGE_SHIFT, 6ULL << PAGE_SHIFT);
 	sim_hint_fault(s, &s->thread[0], 5);
 	ck_assert_uint_eq(s->st.migrated_pages, 1);
 	ck_assert_uint_eq(s->obj[0].page[5].node, 0);
@@ -838,6 +924,8 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_aspace_shared_object_ptes);
 	tcase_add_test(tc, test_scan_pending_lasts_through_the_final_flush);
 	tcase_add_test(tc, test_scan_end_during_the_final_flush_drops_pending);
+	tcase_add_test(tc, test_scan_calls_overlap_over_a_walk);
+	tcase_add_test(tc, test_scan_period_backs_off_on_remote_private_faults);
 	tcase_add_test(tc, test_oracle_safe_migration_flushes_pending_gather);
 	tcase_add_test(tc, test_oracle_catches_never_flush);
 	tcase_add_test(tc, test_oracle_catches_ignore_pending);

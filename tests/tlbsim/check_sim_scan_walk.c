@@ -20,6 +20,9 @@
 static struct sim *sim;
 static struct mm *mm;
 static struct vma_walk *walk;
+/* The ranges of the last whole_call(), in the order it marked them */
+static struct scan_range range[2 * WALK_CAP];
+static unsigned int nr_ranges;
 
 static void setup(void)
 {
@@ -43,11 +46,32 @@ static void teardown(void)
 	free(sim);
 }
 
+/*
+ * A call by @task with a budget of @budget pages, run to its end with no
+ * other under way, every range it marks changing a PTE (as a marking
+ * after faults does). Returns the modelled pages it marked.
+ */
+static uint64_t whole_call(unsigned int task, uint64_t budget)
+{
+	struct walk_call c;
+	struct scan_range r;
+
+	nr_ranges = 0;
+	scan_walk_begin(sim, mm, &c, task, budget);
+	while (scan_walk_next(sim, mm, &c, &r)) {
+		ck_assert_uint_lt(nr_ranges, 2 * WALK_CAP);
+		range[nr_ranges++] = r;
+		if (scan_walk_marked(mm, &c, true))
+			break;
+	}
+	return c.marked;
+}
+
 /* A call by @task at @now with a budget that covers the region. */
 static uint64_t call(unsigned int task, uint64_t now)
 {
 	sim->now = now;
-	return scan_walk_call(sim, mm, task, NR_PAGES * 4);
+	return whole_call(task, NR_PAGES * 4);
 }
 
 /* Two sequences at their start mark everything (@pages) for everyone. */
@@ -55,10 +79,8 @@ static void first_two_sequences_of(uint64_t pages)
 {
 	ck_assert_uint_eq(call(0, 0), pages);
 	ck_assert_uint_eq(mm->scan_seq, 1);
-	mm->scan_next_vpn = NR_PAGES; /* the pass went over the region */
 	ck_assert_uint_eq(call(1, DELAY_NS + 1), pages);
 	ck_assert_uint_eq(mm->scan_seq, 2);
-	mm->scan_next_vpn = NR_PAGES;
 }
 
 static void first_two_sequences(void)
@@ -85,7 +107,6 @@ START_TEST(test_walk_first_two_sequences_mark_every_vma)
 	 * sequence 1 marks nothing, skips nothing for want of a bit, and so
 	 * completes the sequence: the delay used up the second of the two
 	 * sequences every task may mark a VMA in. */
-	mm->scan_next_vpn = NR_PAGES;
 	ck_assert_uint_eq(call(1, DELAY_NS / 2), 0);
 	ck_assert_uint_eq(mm->scan_seq, 2);
 	/* In sequence 2 task 1 has no bit anywhere: it forces the first
@@ -131,7 +152,6 @@ START_TEST(test_walk_skips_unfaulted_vmas_and_forces_one)
 
 	/* The next call finds no VMA at the offset: a new sequence, which
 	 * task 2 (no bits anywhere) walks by forcing the heap. */
-	mm->scan_next_vpn = NR_PAGES;
 	ck_assert_uint_eq(call(2, 4 * DELAY_NS), 0);
 	ck_assert_uint_eq(mm->scan_seq, 3);
 	ck_assert_uint_eq(walk->vma[0].prev_seq, 3);
@@ -172,14 +192,12 @@ START_TEST(test_walk_pid_bits_last_two_reset_periods)
 	 * at next_scan (1 delay) + 4 delays. Task 0 faults before it. */
 	scan_walk_hint_fault(walk, 0, 0);
 	ck_assert_uint_eq(call(0, 2 * DELAY_NS), NR_PAGES);
-	mm->scan_next_vpn = NR_PAGES;
 	/* Let the sequence close (the forced heap), then: after one reset
 	 * the bit has moved to pids_active[0] and still counts. */
 	call(0, 2 * DELAY_NS + 1);
 	ck_assert_uint_eq(call(0, 6 * DELAY_NS), NR_PAGES);
 	ck_assert_uint_eq(walk->vma[1].pids[0], 1);
 	ck_assert_uint_eq(walk->vma[1].pids[1], 0);
-	mm->scan_next_vpn = NR_PAGES;
 	call(0, 6 * DELAY_NS + 1);
 	/* After a second reset with no fault in between it is gone, and
 	 * task 0 no longer marks the region unforced. */
@@ -220,13 +238,13 @@ START_TEST(test_walk_budget_ends_inside_the_region)
 	/* scan_size worth of pages rounded up to a PMD (512 pages: end =
 	 * ALIGN(start + pages, HPAGE_SIZE)), then the call is over at an
 	 * offset inside the region, the sequence open. */
-	ck_assert_uint_eq(scan_walk_call(sim, mm, 0, NR_PAGES / 4), NR_PAGES / 2);
+	ck_assert_uint_eq(whole_call(0, NR_PAGES / 4), NR_PAGES / 2);
 	ck_assert(walk->mid_region);
 	ck_assert_uint_eq(walk->off, 1);
-	mm->scan_next_vpn = NR_PAGES / 2;
+	ck_assert_uint_eq(walk->off_vpn, NR_PAGES / 2);
 	/* Task 1 has no bit on the region, but a VMA started before the
 	 * offset is finished whoever calls (numa_scan_offset > vm_start). */
-	ck_assert_uint_eq(scan_walk_call(sim, mm, 1, NR_PAGES), NR_PAGES / 2);
+	ck_assert_uint_eq(whole_call(1, NR_PAGES), NR_PAGES / 2);
 	ck_assert(!walk->mid_region);
 	ck_assert_uint_eq(mm->scan_seq, 2);
 }
@@ -242,7 +260,6 @@ START_TEST(test_walk_delays_run_in_jiffies)
 	ck_assert_uint_eq(call(0, 0), NR_PAGES);
 	ck_assert_uint_eq(walk->vma[0].next_scan_ns, 2 * DELAY_NS);
 	ck_assert_uint_eq(walk->vma[0].reset_ns, 10 * DELAY_NS);
-	mm->scan_next_vpn = NR_PAGES;
 	ck_assert_uint_eq(call(1, DELAY_NS + 1), 0); /* still inside the delay */
 	ck_assert_uint_eq(call(1, 2 * DELAY_NS + 1), NR_PAGES);
 }
@@ -265,16 +282,16 @@ static void add_pieces(void)
 
 static void assert_range(unsigned int i, uint64_t start, uint64_t end)
 {
-	ck_assert_uint_gt(walk->nr_ranges, i);
-	ck_assert_uint_eq(walk->range[i].start, start);
-	ck_assert_uint_eq(walk->range[i].end, end);
+	ck_assert_uint_gt(nr_ranges, i);
+	ck_assert_uint_eq(range[i].start, start);
+	ck_assert_uint_eq(range[i].end, end);
 }
 
 START_TEST(test_walk_pieces_are_marked_by_the_task_that_faulted_on_them)
 {
 	add_pieces();
 	first_two_sequences_of(4 * PIECE);
-	ck_assert_uint_eq(walk->nr_ranges, 4); /* every piece, each its own */
+	ck_assert_uint_eq(nr_ranges, 4); /* every piece, each its own */
 	/* vma_set_access_pid_bit() sets the bit of the VMA the faulting
 	 * page is in: task 0 faulted on pieces 0 and 2, task 1 on piece 1. */
 	scan_walk_hint_fault(walk, 0, 3);
@@ -284,8 +301,8 @@ START_TEST(test_walk_pieces_are_marked_by_the_task_that_faulted_on_them)
 	/* Task 0 marks its two, skips the others, then forces the first VMA
 	 * left from the offset (piece 1) and stops: 3 change_prot_numa()
 	 * calls, the forced one last, the sequence open after piece 1. */
-	ck_assert_uint_eq(scan_walk_call(sim, mm, 0, NR_PAGES * 4), 3 * PIECE);
-	ck_assert_uint_eq(walk->nr_ranges, 3);
+	ck_assert_uint_eq(whole_call(0, NR_PAGES * 4), 3 * PIECE);
+	ck_assert_uint_eq(nr_ranges, 3);
 	assert_range(0, 0, PIECE);
 	assert_range(1, 4 * PIECE, 5 * PIECE);
 	assert_range(2, 2 * PIECE, 3 * PIECE);
@@ -296,7 +313,7 @@ START_TEST(test_walk_pieces_are_marked_by_the_task_that_faulted_on_them)
 	/* Task 1 starts at the offset and finds piece 2 done, piece 3 not
 	 * its own: it reaches the end having skipped one, and the forced
 	 * retry from the offset marks piece 3. */
-	ck_assert_uint_eq(scan_walk_call(sim, mm, 1, NR_PAGES * 4), PIECE);
+	ck_assert_uint_eq(whole_call(1, NR_PAGES * 4), PIECE);
 	assert_range(0, 6 * PIECE, 7 * PIECE);
 	ck_assert_uint_eq(walk->forced, 2);
 }
@@ -333,8 +350,8 @@ START_TEST(test_walk_budget_stops_after_a_whole_piece)
 	 * whole too, its chunk rounded up to a PMD and cut at its end; the
 	 * budget is spent there, so the call is over past piece 1 (goto
 	 * out) with its prev_scan_seq not set. */
-	ck_assert_uint_eq(scan_walk_call(sim, mm, 0, PIECE + PIECE / 2), 2 * PIECE);
-	ck_assert_uint_eq(walk->nr_ranges, 2);
+	ck_assert_uint_eq(whole_call(0, PIECE + PIECE / 2), 2 * PIECE);
+	ck_assert_uint_eq(nr_ranges, 2);
 	assert_range(0, 0, PIECE);
 	assert_range(1, 2 * PIECE, 3 * PIECE);
 	ck_assert(!walk->mid_region);
@@ -344,8 +361,8 @@ START_TEST(test_walk_budget_stops_after_a_whole_piece)
 	ck_assert_uint_eq(mm->scan_seq, 2);
 	/* The next call starts past piece 1: task 1 has no bit on pieces
 	 * 2 and 3, so it forces piece 2 and piece 1 is not marked again. */
-	ck_assert_uint_eq(scan_walk_call(sim, mm, 1, NR_PAGES * 4), PIECE);
-	ck_assert_uint_eq(walk->nr_ranges, 1);
+	ck_assert_uint_eq(whole_call(1, NR_PAGES * 4), PIECE);
+	ck_assert_uint_eq(nr_ranges, 1);
 	assert_range(0, 4 * PIECE, 5 * PIECE);
 	ck_assert_uint_eq(walk->off, 3);
 }
@@ -364,16 +381,90 @@ START_TEST(test_walk_flushes_a_vma_only_when_remapped)
 	ck_assert_int_eq(scan_walk_add_pages(walk, 0, NR_PAGES), 0);
 	ck_assert_int_eq(scan_walk_add(walk, VMA_FAULTERS_NONE, 0), 0); /* idle heap */
 	ck_assert_uint_eq(call(0, 0), NR_PAGES);
-	ck_assert_uint_eq(walk->nr_ranges, 3);
+	ck_assert_uint_eq(nr_ranges, 3);
 	assert_range(0, 0, 0);
 	assert_range(1, 0, NR_PAGES);
 	assert_range(2, 0, 0);
 	/* The stack's owner faulted on it again, nobody on the heap. */
-	mm->scan_next_vpn = NR_PAGES;
 	ck_assert_uint_eq(call(1, DELAY_NS + 1), NR_PAGES);
-	ck_assert_uint_eq(walk->nr_ranges, 2);
+	ck_assert_uint_eq(nr_ranges, 2);
 	assert_range(0, 0, 0);
 	assert_range(1, 0, NR_PAGES);
+}
+END_TEST
+
+/*
+ * task_numa_work() charges scan_size only for a range whose
+ * change_prot_numa() changed a PTE: a call over VMAs another call has
+ * just marked goes on to the next. A budget spent ends the call with the
+ * offset past the range (goto out) and the VMA not done this sequence.
+ */
+START_TEST(test_walk_charges_only_ranges_that_changed)
+{
+	struct walk_call c;
+	struct scan_range r;
+
+	add_pieces();
+	scan_walk_begin(sim, mm, &c, 0, PIECE);
+	ck_assert(scan_walk_next(sim, mm, &c, &r));
+	ck_assert_uint_eq(r.start, 0);
+	ck_assert_uint_eq(r.end, PIECE);
+	ck_assert(!scan_walk_marked(mm, &c, false)); /* not charged */
+	ck_assert_uint_eq(walk->vma[0].prev_seq, 0);
+	ck_assert(scan_walk_next(sim, mm, &c, &r));
+	ck_assert_uint_eq(r.start, 2 * PIECE);
+	ck_assert(scan_walk_marked(mm, &c, true)); /* the budget is spent */
+	ck_assert_uint_eq(c.marked, 2 * PIECE);
+	ck_assert_uint_eq(walk->off, 2);
+	ck_assert(!walk->mid_region);
+	ck_assert_uint_eq(walk->vma[1].prev_seq, (uint64_t)-1);
+	ck_assert_uint_eq(mm->scan_seq, 0);
+}
+END_TEST
+
+/* virtpages, eight times the budget, ends a call that changes nothing. */
+START_TEST(test_walk_virtual_budget_ends_a_call)
+{
+	struct walk_call c;
+	struct scan_range r;
+
+	add_pieces();
+	scan_walk_begin(sim, mm, &c, 0, PIECE / 8);
+	ck_assert(scan_walk_next(sim, mm, &c, &r));
+	ck_assert_uint_eq(r.end, PIECE); /* rounded up to a PMD, cut at the VMA */
+	ck_assert(scan_walk_marked(mm, &c, false));
+	ck_assert_uint_eq(walk->off, 1);
+}
+END_TEST
+
+/*
+ * vma_is_accessed() reads the offset that every call moves: a VMA below
+ * it (numa_scan_offset > vm_start), as another call's end leaves it, is
+ * open to a task without its bit.
+ */
+START_TEST(test_walk_offset_past_a_vma_opens_it)
+{
+	struct walk_call c;
+	struct scan_range r;
+
+	add_pieces();
+	first_two_sequences_of(4 * PIECE);
+	sim->now = 2 * DELAY_NS;
+	scan_walk_begin(sim, mm, &c, 1, NR_PAGES * 4);
+	walk->off = 2; /* another call ended past piece 1 */
+	ck_assert(scan_walk_next(sim, mm, &c, &r));
+	ck_assert_uint_eq(r.start, 0);
+	ck_assert(!scan_walk_marked(mm, &c, true));
+	ck_assert(scan_walk_next(sim, mm, &c, &r));
+	ck_assert_uint_eq(r.start, 2 * PIECE);
+	ck_assert(!scan_walk_marked(mm, &c, true));
+	/* Pieces 2 and 3: no bit, not passed: skipped; piece 2 is then
+	 * forced from the offset. */
+	ck_assert(scan_walk_next(sim, mm, &c, &r));
+	ck_assert_uint_eq(r.start, 4 * PIECE);
+	ck_assert_uint_eq(walk->forced, 1);
+	ck_assert(scan_walk_marked(mm, &c, true)); /* a forced VMA ends it */
+	ck_assert_uint_eq(walk->off, 3);
 }
 END_TEST
 
@@ -421,6 +512,9 @@ static Suite *scan_walk_suite(void)
 	tcase_add_test(tc, test_walk_fault_bit_goes_to_the_vma_of_its_page);
 	tcase_add_test(tc, test_walk_budget_stops_after_a_whole_piece);
 	tcase_add_test(tc, test_walk_flushes_a_vma_only_when_remapped);
+	tcase_add_test(tc, test_walk_charges_only_ranges_that_changed);
+	tcase_add_test(tc, test_walk_virtual_budget_ends_a_call);
+	tcase_add_test(tc, test_walk_offset_past_a_vma_opens_it);
 	tcase_add_test(tc, test_walk_refuses_bad_page_ranges);
 	tcase_add_test(tc, test_walk_refuses_a_vma_past_its_capacity);
 	suite_add_tcase(s, tc);

@@ -49,12 +49,14 @@ END_TEST
  * leaves each first half a VMA of its own: task_numa_work() marks each
  * with its own change_prot_numa(), so its own mmu_gather and final flush.
  * 4 x 4 MiB + 4 x 8 MiB of THPs are 24 such VMAs where the whole region
- * is one. A scan period longer than the run leaves one call, the first,
- * which marks every VMA: 23 more flushes, whatever the other VMAs flush.
+ * is one. The threads' first period is the scan delay
+ * (init_numa_balancing()), 1.8 s of the guest's jiffies: the first call,
+ * at 1.8 s, is the only one in a 3 s run, and marks every VMA: 23 more
+ * flushes, whatever the other VMAs flush.
  */
 START_TEST(test_scenarios_testbed_half_mapped_thps_flush_vma_by_vma)
 {
-#define ONE_CALL "slice_mib=4", "stable_mib=8", "warmup_s=0", "duration_s=4", \
+#define ONE_CALL "slice_mib=4", "stable_mib=8", "warmup_s=0", "duration_s=3", \
 		 "scan_period_min_ms=5000", "scan_period_max_ms=5000"
 	static const char *const half[] = { "folio_order=9", "split_partial_thp=1", ONE_CALL, NULL };
 	static const char *const whole[] = { "folio_order=9", ONE_CALL, NULL };

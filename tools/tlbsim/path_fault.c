@@ -144,7 +144,7 @@ static int f_migrate(void *ctx, const struct tlbp_hint_folio *folio, int target)
 		f->s->st.migrate_failed++;
 		return err;
 	}
-	if (f->mm->in_pass)
+	if (f->mm->nr_calls)
 		f->s->st.migrations_during_pass[sim_scan_origin(f->mm, f->vpn)]++;
 	return 0;
 }
@@ -188,12 +188,14 @@ static const struct tlbp_hint_fault_ops fault_ops = {
 void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn)
 {
 	struct fault_ctx f = { s, t, t->mm, vpn, *pte_of(t->mm, vpn) };
+	/* TNF_FAULT_LOCAL: where the page was when the fault came. */
+	bool local = t->mm->obj->page[vpn].node == s->cpu[t->cpu].node;
 	struct tlbp_hint_fault hf;
 	struct tlbp_hint_result res;
 	struct scan_rate *rate;
 
 	s->st.hint_faults++;
-	if (t->mm->in_pass)
+	if (t->mm->nr_calls)
 		s->st.faults_during_pass++;
 	if (t->mm->walk)
 		scan_walk_hint_fault(t->mm->walk, (unsigned int)(t - s->thread) - t->mm->first_thread,
@@ -204,7 +206,7 @@ void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn)
 		oracle_violation(s, "hint-fault handler rejected its input", t->mm->id, vpn);
 	/* task_numa_fault()'s locality counts, for the scan period. */
 	rate = sim_scan_rate(s, t);
-	if (t->mm->obj->page[vpn].node == s->cpu[t->cpu].node)
+	if (local)
 		rate->faults_local++;
 	else
 		rate->faults_remote++;

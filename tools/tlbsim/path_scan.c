@@ -6,6 +6,13 @@
  * flush comes at the end of the pass; with a walk over VMAs (scan_walk.c),
  * one gather per VMA, as change_prot_numa() is called VMA by VMA.
  *
+ * With a walk, numa_next_scan moves on as a call starts, as
+ * task_numa_work() sets it, so calls of several tasks can be under way at
+ * once (each holds mmap_lock for read, each has its gathers), and a gather
+ * that finishes while another is in flight flushes the whole mm
+ * (mm_tlb_flush_nested()). Without one, a pass is a region's scan_size and
+ * the next call is scheduled when it ends.
+ *
  * A table takes as long as its work: the PTE updates plus, when a
  * migration deferred a flush since the last table, the drain
  * (flush_tlb_batched_pending) with its wait for every CPU's ack. That wait
@@ -69,26 +76,37 @@ uint64_t sim_jiffies_ns(const struct sim *s, double ns)
 	return (uint64_t)(ns / s->p.v[P_JIFFIES_RATE]);
 }
 
+/* A call of @task (index in sim->thread) is under way. */
+static bool task_in_call(const struct mm *mm, unsigned int task)
+{
+	unsigned int i;
+
+	for (i = 0; i < SCAN_CALLS_MAX; i++)
+		if (mm->call[i].active && mm->call[i].task == task)
+			return true;
+	return false;
+}
+
 /*
  * With scan_overhead_ratio: task_tick_numa() of each task fires every
  * period of its runtime after its node_stamp (busy threads: runtime is
  * virtual time), and the first to fire once numa_next_scan has passed
- * runs the pass; that task's stamp then moves on by the ratio times the
- * pass (task_numa_work()'s cap). Returns when the next pass starts, and
- * makes its task mm->scan_thread.
+ * runs the next call; a task in a call of its own does not compete.
+ * Returns when the next call starts, and makes its task mm->scan_thread;
+ * UINT64_MAX if every task is in a call. Periods that change before then
+ * change the answer (sim_scan_seq_done() asks again).
  */
-static uint64_t scan_next_by_runtime(struct sim *s, struct mm *mm, uint64_t next_scan,
-				     uint64_t took)
+static uint64_t scan_next_by_runtime(struct sim *s, struct mm *mm, uint64_t next_scan)
 {
 	uint64_t best = UINT64_MAX;
 	unsigned int i;
 
-	s->thread[mm->scan_thread].scan_stamp_ns += SCAN_WINNER_STAMP_NS +
-		(uint64_t)(s->p.v[P_SCAN_OVERHEAD_RATIO] * (double)took);
 	for (i = mm->first_thread; i < mm->first_thread + mm->nr_threads; i++) {
 		uint64_t period = s->thread[i].scan_rate.period_ns ? s->thread[i].scan_rate.period_ns : 1;
 		uint64_t fire = s->thread[i].scan_stamp_ns + period;
 
+		if (task_in_call(mm, i))
+			continue;
 		/* Ticks before numa_next_scan only move the stamp on. */
 		if (fire < next_scan)
 			fire += (next_scan - fire + period - 1) / period * period;
@@ -97,115 +115,146 @@ static uint64_t scan_next_by_runtime(struct sim *s, struct mm *mm, uint64_t next
 			mm->scan_thread = i;
 		}
 	}
-	s->thread[mm->scan_thread].scan_stamp_ns = best;
 	return best;
 }
 
-/*
- * The call that started at @started is over, @took of it the scanning
- * task's runtime: numa_next_scan was set one period (in jiffies) of the
- * calling task after the call started, and with tasks' ticks modelled the
- * next call comes at the first tick after it.
- */
-static void schedule_next_call(struct sim *s, struct mm *mm, uint64_t started, uint64_t took)
+/* numa_next_scan as a call of @task that started at @started sets it:
+ * one period (in jiffies) of the calling task later. */
+static void set_next_scan(struct sim *s, struct mm *mm, unsigned int task, uint64_t started)
 {
-	uint64_t next;
-
 	if (ticks_modelled(s))
-		mm->rate.period_ns = period_of(s, mm, mm->scan_thread);
-	next = started + sim_jiffies_ns(s, (double)mm->rate.period_ns);
-	if (next <= s->now)
-		next = s->now + 1;
-	if (ticks_modelled(s))
-		next = scan_next_by_runtime(s, mm, next, took);
-	sim_schedule(s, next, EV_SCAN_START, mm->id - 1);
+		mm->rate.period_ns = period_of(s, mm, task);
+	mm->next_scan_ns = started + sim_jiffies_ns(s, (double)mm->rate.period_ns);
 }
 
-/* A pass of a walk marks the call's ranges one after the other, from
- * the first: it spans the lowest modelled page to the highest. */
-static void walk_pass_begin(struct mm *mm)
+/* The next call comes at numa_next_scan, or with tasks' ticks modelled at
+ * the first tick after it of a task not in a call; none while every task
+ * is in one (the first to end schedules it). */
+static void schedule_next_call(struct sim *s, struct mm *mm)
 {
-	const struct vma_walk *w = mm->walk;
+	uint64_t next = mm->next_scan_ns > s->now ? mm->next_scan_ns : s->now + 1;
+
+	mm->start_gen++; /* voids a start scheduled before */
+	mm->call_pending = false;
+	if (ticks_modelled(s))
+		next = scan_next_by_runtime(s, mm, next);
+	if (next == UINT64_MAX)
+		return;
+	mm->call_pending = true;
+	sim_schedule_page(s, next, EV_SCAN_START, mm->id - 1, mm->start_gen);
+}
+
+static uint32_t table_event_arg(const struct mm *mm, const struct scan_call *c)
+{
+	return (mm->id - 1) * SCAN_CALLS_MAX + (uint32_t)(c - mm->call);
+}
+
+/* A free slot for a call of @task; NULL if it has a call under way (the
+ * round robin without ticks can pick it) or every slot is taken. */
+static struct scan_call *call_slot(struct mm *mm, unsigned int task)
+{
 	unsigned int i;
 
-	mm->scan_range = 0;
-	mm->scan_next_vpn = w->range[0].start;
-	mm->scan_vma_end = w->range[0].end;
-	mm->pass_start_vpn = UINT64_MAX;
-	mm->scan_pass_end = 0;
-	for (i = 0; i < w->nr_ranges; i++) {
-		if (w->range[i].start == w->range[i].end)
-			continue; /* no modelled page */
-		if (w->range[i].start < mm->pass_start_vpn)
-			mm->pass_start_vpn = w->range[i].start;
-		if (w->range[i].end > mm->scan_pass_end)
-			mm->scan_pass_end = w->range[i].end;
-	}
-	if (mm->pass_start_vpn > mm->scan_pass_end)
-		mm->pass_start_vpn = mm->scan_pass_end;
+	if (task_in_call(mm, task))
+		return NULL;
+	for (i = 0; i < SCAN_CALLS_MAX; i++)
+		if (!mm->call[i].active)
+			return &mm->call[i];
+	return NULL;
 }
+
+/* The range @c marks next: its tables from the first, in a gather of
+ * its own (change_prot_numa()). */
+static void range_begin(struct sim *s, struct mm *mm, struct scan_call *c,
+			struct scan_range r)
+{
+	c->next_vpn = r.start;
+	c->range_end = r.end;
+	c->changed = false;
+	tlbp_gather_begin(&c->gather, &mm->flush, s->batch_cfg.range_ceiling, PAGE_SHIFT);
+}
+
+/* Without a walk, a pass over scan_size pages from where the last ended,
+ * one range, one gather. */
+static void pass_begin(struct sim *s, struct mm *mm, struct scan_call *c, uint64_t pages)
+{
+	/* Before the first pass both are [0, 0): empty. */
+	mm->earlier_pass[1] = mm->earlier_pass[0];
+	mm->earlier_pass[0].start = mm->pass_start_vpn;
+	mm->earlier_pass[0].end = mm->scan_pass_end;
+	if (mm->scan_next_vpn >= mm->nr_pages)
+		mm->scan_next_vpn = 0;
+	mm->pass_start_vpn = mm->scan_next_vpn;
+	mm->scan_pass_end = mm->scan_next_vpn + pages;
+	if (mm->scan_pass_end > mm->nr_pages)
+		mm->scan_pass_end = mm->nr_pages;
+	range_begin(s, mm, c, (struct scan_range){ mm->pass_start_vpn, mm->scan_pass_end });
+}
+
+static void scan_finish(struct sim *s, struct mm *mm, struct scan_call *c);
 
 void sim_scan_start(struct sim *s, struct mm *mm)
 {
 	uint64_t pages = (uint64_t)(s->p.v[P_SCAN_SIZE_MB] * 1048576.0) >> PAGE_SHIFT;
 	double writer_hz = s->p.v[P_MMAP_WRITER_HZ];
+	unsigned int task = scan_next_task(s, mm);
+	struct scan_call *c = call_slot(mm, task);
+	struct scan_range r;
 
+	mm->call_pending = false;
+	mm->scan_cpu_rr++;
+	if (!c) {
+		/* Its task_work finds the call of its own still running. */
+		set_next_scan(s, mm, task, s->now);
+		schedule_next_call(s, mm);
+		return;
+	}
 	if (!pages)
 		pages = 1;
 	s->st.scan_calls++;
+	*c = (struct scan_call){ .active = true, .cpu = sim_this_cpu(s), .task = task,
+				 .started_ns = s->now, .writer_at = UINT64_MAX };
+	mm->nr_calls++;
+	/* Its tick fired now; "so that another task of this mm will likely
+	 * win the next time around" */
+	if (ticks_modelled(s))
+		s->thread[task].scan_stamp_ns = s->now + SCAN_WINNER_STAMP_NS;
 	if (mm->walk) {
-		mm->pass_pages = scan_walk_call(s, mm, scan_next_task(s, mm) - mm->first_thread,
-						pages);
-		if (!mm->walk->nr_ranges) {
-			/* No PTE to change this call: nothing to gather. */
-			mm->scan_cpu_rr++;
-			schedule_next_call(s, mm, s->now, 0);
+		/* numa_next_scan moves on as the call starts: the next may
+		 * start before this one ends. */
+		set_next_scan(s, mm, task, s->now);
+		schedule_next_call(s, mm);
+		scan_walk_begin(s, mm, &c->walk, task - mm->first_thread, pages);
+		if (!scan_walk_next(s, mm, &c->walk, &r)) {
+			scan_finish(s, mm, c); /* no PTE to change: no gather */
 			return;
 		}
-	}
-	/* Before the first pass both are [0, 0): empty. */
-	mm->earlier_pass[1] = mm->earlier_pass[0];
-	mm->earlier_pass[0].start = mm->pass_start_vpn;
-	mm->earlier_pass[0].end = mm->scan_pass_end;
-	if (mm->walk) {
-		walk_pass_begin(mm);
+		range_begin(s, mm, c, r);
 	} else {
-		if (mm->scan_next_vpn >= mm->nr_pages)
-			mm->scan_next_vpn = 0;
-		mm->pass_start_vpn = mm->scan_next_vpn;
-		mm->scan_pass_end = mm->scan_next_vpn + pages;
-		if (mm->scan_pass_end > mm->nr_pages)
-			mm->scan_pass_end = mm->nr_pages;
-		mm->scan_vma_end = mm->scan_pass_end;
+		pass_begin(s, mm, c, pages);
 	}
-	mm->pass_started_ns = s->now;
-	mm->scan_cpu = sim_this_cpu(s);
-	mm->scan_cpu_rr++;
-	mm->in_pass = true;
 	/* Writers arrive as a Poisson stream; only the first in a pass matters. */
-	mm->writer_at = writer_hz > 0 ? s->now + (uint64_t)rng_exp(&s->rng, 1e9 / writer_hz) :
-			UINT64_MAX;
-	tlbp_gather_begin(&mm->gather, &mm->flush, s->batch_cfg.range_ceiling,
-			  PAGE_SHIFT);
-	sim_schedule(s, s->now, EV_SCAN_TABLE, mm->id - 1);
+	c->writer_at = writer_hz > 0 ? s->now + (uint64_t)rng_exp(&s->rng, 1e9 / writer_hz) :
+		       UINT64_MAX;
+	sim_schedule(s, s->now, EV_SCAN_TABLE, table_event_arg(mm, c));
 }
 
 /* Every reader of @mm that queued behind the writer waits for the pass. */
-static void convoy(struct sim *s, struct mm *mm)
+static void convoy(struct sim *s, struct mm *mm, const struct scan_call *c)
 {
 	double spin_cap = s->p.v[P_CONVOY_SPIN_US] * 1e3;
 	uint64_t stall, spin;
 	unsigned int i;
 
-	if (mm->writer_at >= s->now)
+	if (c->writer_at >= s->now)
 		return;
-	stall = s->now - mm->writer_at + (uint64_t)(s->p.v[P_MMAP_WRITE_HOLD_MS] * 1e6);
+	stall = s->now - c->writer_at + (uint64_t)(s->p.v[P_MMAP_WRITE_HOLD_MS] * 1e6);
 	spin = stall < spin_cap ? stall : (uint64_t)spin_cap;
 	s->st.convoy_passes++;
 	for (i = mm->first_thread; i < mm->first_thread + mm->nr_threads; i++) {
 		struct acct *a = &s->cpu[s->thread[i].cpu].acct;
 
-		if (s->thread[i].cpu == mm->scan_cpu)
+		if (s->thread[i].cpu == c->cpu)
 			continue; /* the pass's own task holds the lock */
 		a->spin_ns += spin;
 		a->sleep_ns += stall - spin;
@@ -215,11 +264,14 @@ static void convoy(struct sim *s, struct mm *mm)
 
 /*
  * update_task_scan_period(), once per completed sequence over the address
- * space as in task_numa_placement(): mostly private or mostly local faults
- * lengthen the period by a slot per ratio point above the threshold,
- * otherwise it shortens; clamped to the tunables' bounds.
+ * space as in task_numa_placement(): no local and no shared fault (none
+ * at all included) doubles the period and puts the next scan a period
+ * away; otherwise mostly private or mostly local faults lengthen it by a
+ * slot per ratio point above the threshold, and it shortens if neither;
+ * clamped to the tunables' bounds. (Failed migrations, which also back
+ * off, are not counted.)
  */
-static void update_scan_period(struct sim *s, struct scan_rate *r)
+static void update_scan_period(struct sim *s, struct mm *mm, struct scan_rate *r)
 {
 	uint64_t lr = r->faults_local + r->faults_remote;
 	uint64_t ps = r->faults_private + r->faults_shared;
@@ -227,8 +279,9 @@ static void update_scan_period(struct sim *s, struct scan_rate *r)
 	double lo = s->p.v[P_SCAN_PERIOD_MIN_MS] * 1e6, hi = s->p.v[P_SCAN_PERIOD_MAX_MS] * 1e6;
 	int lr_ratio, ps_ratio, diff;
 
-	if (!lr || !ps) {
-		period *= 2; /* no faults at all: back off, as the kernel does */
+	if (!r->faults_local && !r->faults_shared) {
+		/* No local or shared fault (no fault at all included): back off. */
+		period *= 2;
 	} else {
 		lr_ratio = (int)(r->faults_local * PERIOD_SLOTS / lr);
 		ps_ratio = (int)(r->faults_private * PERIOD_SLOTS / ps);
@@ -242,6 +295,10 @@ static void update_scan_period(struct sim *s, struct scan_rate *r)
 	}
 	period = period < lo ? lo : period > hi ? hi : period;
 	r->period_ns = (uint64_t)period;
+	/* Backing off also puts the process's next scan a new period away
+	 * (a pass without a walk sets its own when it ends). */
+	if (!r->faults_local && !r->faults_shared)
+		mm->next_scan_ns = s->now + sim_jiffies_ns(s, period);
 	r->faults_local = r->faults_remote = 0;
 	r->faults_private = r->faults_shared = 0;
 	s->st.scan_period_updates++;
@@ -259,48 +316,65 @@ void sim_scan_seq_done(struct sim *s, struct mm *mm)
 	mm->scan_seq++;
 	s->st.scan_sequences++;
 	if (!ticks_modelled(s)) {
-		update_scan_period(s, &mm->rate);
+		update_scan_period(s, mm, &mm->rate);
 		return;
 	}
 	for (i = mm->first_thread; i < mm->first_thread + mm->nr_threads; i++)
-		update_scan_period(s, &s->thread[i].scan_rate);
+		update_scan_period(s, mm, &s->thread[i].scan_rate);
+	/* A call scheduled by the old periods comes at another tick. */
+	if (mm->call_pending)
+		schedule_next_call(s, mm);
 }
 
-/* The final flush of the pass (tlb_finish_mmu) was acknowledged. */
-static void scan_finish(struct sim *s, struct mm *mm)
+/* The call is over: its last flush (tlb_finish_mmu) was acknowledged,
+ * or it had nothing to mark. */
+static void scan_finish(struct sim *s, struct mm *mm, struct scan_call *c)
 {
-	uint64_t took = s->now - mm->pass_started_ns;
+	uint64_t took = s->now - c->started_ns;
 
-	mm->in_pass = false;
-	convoy(s, mm);
-	if (!mm->walk || mm->pass_pages) { /* a call that marked the region */
+	c->active = false;
+	mm->nr_calls--;
+	convoy(s, mm, c);
+	if (!mm->walk || c->walk.marked) { /* a call that marked the region */
 		s->st.scan_passes++;
 		s->st.scan_pass_ns_total += took;
 	}
+	/* task_numa_work()'s cap: its task runs 32 times as long elsewhere
+	 * before its next tick (scan_overhead_ratio). */
+	if (ticks_modelled(s))
+		s->thread[c->task].scan_stamp_ns += (uint64_t)(s->p.v[P_SCAN_OVERHEAD_RATIO] * (double)took);
+	if (mm->walk) {
+		/* The walk completes sequences itself; the next call was
+		 * scheduled as this one started, unless every task was in one. */
+		if (!mm->call_pending)
+			schedule_next_call(s, mm);
+		return;
+	}
+	mm->scan_next_vpn = c->next_vpn;
 	if (mm->scan_next_vpn >= mm->nr_pages) {
 		mm->scan_next_vpn = 0;
-		if (!mm->walk) /* the walk completes sequences itself */
-			sim_scan_seq_done(s, mm);
+		sim_scan_seq_done(s, mm);
 	}
-	schedule_next_call(s, mm, mm->pass_started_ns, took);
+	set_next_scan(s, mm, c->task, c->started_ns);
+	schedule_next_call(s, mm);
 }
 
-/* Issues the final flush; the pass ends when it is acknowledged. */
-static void scan_flush(struct sim *s, struct mm *mm, unsigned int cpu)
+/* Issues the range's flush; the next step comes when it is acknowledged. */
+static void scan_flush(struct sim *s, struct mm *mm, struct scan_call *c)
 {
 	enum tlbp_flush_reason why;
-	uint64_t before = cpu_path_ns(&s->cpu[cpu]);
+	uint64_t before = cpu_path_ns(&s->cpu[c->cpu]);
 
-	tlbp_gather_finish(&mm->gather, &mm->cpus, &why);
+	tlbp_gather_finish(&c->gather, &mm->cpus, &why);
 	if (why != TLBP_FLUSH_NOT_REQUIRED)
 		s->st.scanner_flush_mm_calls++;
 	/* tlb_finish_mmu() drops tlb_flush_pending after the flush returns:
 	 * the finish issued it at once, so hold the count up until the wait
 	 * it costs is over (SCAN_STEP_DONE). */
 	tlbp_mm_inc_flush_pending(&mm->flush);
-	mm->scan_step = SCAN_STEP_DONE;
-	sim_schedule(s, s->now + cpu_path_ns(&s->cpu[cpu]) - before + 1,
-		     EV_SCAN_TABLE, mm->id - 1);
+	c->step = SCAN_STEP_DONE;
+	sim_schedule(s, s->now + cpu_path_ns(&s->cpu[c->cpu]) - before + 1,
+		     EV_SCAN_TABLE, table_event_arg(mm, c));
 }
 
 /* The thread whose slice holds @vpn: the one that touches it next. */
@@ -314,55 +388,65 @@ static unsigned int owner_of(const struct mm *mm, uint64_t vpn)
 }
 
 /*
- * One step of a pass, by mm->scan_step: take the next table's PTL and
- * drain what migrations deferred (the step lasts as long as the drain's
- * wait); mark the table's PTEs (as long as the updates take); after the
- * last table, the final flush; then the end of the pass.
+ * After a range's flush: the call's next range (a walk's next VMA, or the
+ * rest of the VMA it is in), or the end of the call. True if it goes on.
  */
-void sim_scan_table(struct sim *s, struct mm *mm)
+static bool next_range(struct sim *s, struct mm *mm, struct scan_call *c)
 {
-	unsigned int cpu = sim_this_cpu(s); /* the pass's: mm->scan_cpu */
-	uint64_t start = mm->scan_next_vpn, end, vpn, changed = 0, took;
+	struct scan_range r;
+
+	tlbp_mm_dec_flush_pending(&mm->flush);
+	c->step = SCAN_STEP_DRAIN;
+	if (!mm->walk || scan_walk_marked(mm, &c->walk, c->changed) ||
+	    !scan_walk_next(s, mm, &c->walk, &r)) {
+		scan_finish(s, mm, c);
+		return false;
+	}
+	range_begin(s, mm, c, r);
+	return true;
+}
+
+/*
+ * One step of a call, by its step: take the next table's PTL and drain
+ * what migrations deferred (the step lasts as long as the drain's wait);
+ * mark the table's PTEs (as long as the updates take); after a range's
+ * last table, its flush; then the next range or the end of the call.
+ */
+void sim_scan_table(struct sim *s, struct mm *mm, unsigned int slot)
+{
+	struct scan_call *c = &mm->call[slot];
+	unsigned int cpu = c->cpu; /* sim_this_cpu() */
+	uint64_t start, end, vpn, changed = 0, took;
 	double prompt = s->p.v[P_FAULT_PROMPT_FRACTION];
 	double prompt_mean = s->p.v[P_FAULT_PROMPT_MS] * 1e6;
 	double cost;
 
-	if (mm->scan_step == SCAN_STEP_DONE) {
-		tlbp_mm_dec_flush_pending(&mm->flush);
-		mm->scan_step = SCAN_STEP_DRAIN;
-		if (!mm->walk || ++mm->scan_range >= mm->walk->nr_ranges) {
-			scan_finish(s, mm);
-			return;
-		}
-		/* The call's next VMA: change_prot_numa() gathers and
-		 * flushes each VMA on its own. */
-		start = mm->scan_next_vpn = mm->walk->range[mm->scan_range].start;
-		mm->scan_vma_end = mm->walk->range[mm->scan_range].end;
-		tlbp_gather_begin(&mm->gather, &mm->flush, s->batch_cfg.range_ceiling,
-				  PAGE_SHIFT);
-	}
-	if (mm->scan_step == SCAN_STEP_DRAIN) {
+	if (c->step == SCAN_STEP_DONE && !next_range(s, mm, c))
+		return;
+	if (c->step == SCAN_STEP_DRAIN) {
 		/* Under this table's PTL, before touching its PTEs. */
 		took = cpu_path_ns(&s->cpu[cpu]);
 		tlbp_mm_flush_batched_pending(&mm->flush, NULL);
 		took = cpu_path_ns(&s->cpu[cpu]) - took;
-		mm->scan_step = SCAN_STEP_MARK;
+		c->step = SCAN_STEP_MARK;
 		if (took) {
-			sim_schedule(s, s->now + took, EV_SCAN_TABLE, mm->id - 1);
+			sim_schedule(s, s->now + took, EV_SCAN_TABLE, table_event_arg(mm, c));
 			return;
 		}
 	}
-	if (start == mm->scan_vma_end) {
+	start = c->next_vpn;
+	if (start == c->range_end) {
 		/* A VMA whose pages are not modelled: one of its PTEs
 		 * changes, a page past the modelled ones stands for it. */
-		tlbp_gather_add(&mm->gather, mm->nr_pages << PAGE_SHIFT,
+		tlbp_gather_add(&c->gather, mm->nr_pages << PAGE_SHIFT,
 				(mm->nr_pages + 1) << PAGE_SHIFT);
-		scan_flush(s, mm, cpu);
+		c->changed = true;
+		scan_flush(s, mm, c);
 		return;
 	}
 	end = (start | (PTES_PER_TABLE - 1)) + 1;
-	if (end > mm->scan_vma_end)
-		end = mm->scan_vma_end;
+	if (end > c->range_end)
+		end = c->range_end;
 	cost = (double)(end - start) * s->p.v[P_PTE_UPDATE_NS];
 	s->cpu[cpu].acct.kernel_ns += (uint64_t)cost;
 	for (vpn = start; vpn < end; vpn++) {
@@ -380,23 +464,23 @@ void sim_scan_table(struct sim *s, struct mm *mm)
 					  EV_PROMPT_ACCESS, owner_of(mm, vpn), vpn);
 	}
 	if (changed) {
-		tlbp_gather_add(&mm->gather, start << PAGE_SHIFT, end << PAGE_SHIFT);
+		tlbp_gather_add(&c->gather, start << PAGE_SHIFT, end << PAGE_SHIFT);
 		sim_blind_note(s); /* a cached translation now differs */
+		c->changed = true;
 	}
 	s->st.hint_ptes_updated += changed;
-	mm->scan_next_vpn = end;
-	mm->scan_step = SCAN_STEP_DRAIN;
-	if (end >= mm->scan_vma_end) {
-		scan_flush(s, mm, cpu);
+	c->next_vpn = end;
+	c->step = SCAN_STEP_DRAIN;
+	if (end >= c->range_end) {
+		scan_flush(s, mm, c);
 		return;
 	}
-	sim_schedule(s, s->now + (uint64_t)cost + 1, EV_SCAN_TABLE, mm->id - 1);
+	sim_schedule(s, s->now + (uint64_t)cost + 1, EV_SCAN_TABLE, table_event_arg(mm, c));
 }
 
-/* With a walk, "this pass" spans the lowest to the highest page the call
- * marks, skipped VMAs between them included: an approximation, read only
- * by the published split's metrics, which no scenario with a walk
- * reports. */
+/* A walk keeps no pass span ([0, 0)): its pages are all of older
+ * passes, read only by the published split's metrics, which no scenario
+ * with a walk reports. */
 enum scan_origin sim_scan_origin(const struct mm *mm, uint64_t vpn)
 {
 	unsigned int i;
@@ -409,27 +493,36 @@ enum scan_origin sim_scan_origin(const struct mm *mm, uint64_t vpn)
 	return SCAN_ORIGIN_OLDER;
 }
 
+/* Closes @mm's calls: gathers still open, and flushes in flight, whose
+ * pending count drops. */
 static void scan_close(struct sim *s, void *arg)
 {
 	struct mm *mm = arg;
+	unsigned int i;
 
 	(void)s;
-	if (mm->scan_step == SCAN_STEP_DONE)
-		tlbp_mm_dec_flush_pending(&mm->flush); /* its flush was issued */
-	else
-		tlbp_gather_finish(&mm->gather, &mm->cpus, NULL);
-	mm->in_pass = false;
+	for (i = 0; i < SCAN_CALLS_MAX; i++) {
+		struct scan_call *c = &mm->call[i];
+
+		if (!c->active)
+			continue;
+		if (c->step == SCAN_STEP_DONE)
+			tlbp_mm_dec_flush_pending(&mm->flush); /* its flush was issued */
+		else
+			tlbp_gather_finish(&c->gather, &mm->cpus, NULL);
+		c->active = false;
+	}
+	mm->nr_calls = 0;
 }
 
 void sim_scan_end(struct sim *s)
 {
 	unsigned int i;
 
-	/* Gathers still open at the end close now, on the CPU of the mm's
-	 * first task, so nothing stays owed; one whose flush is in flight
-	 * drops the pending count it holds. */
+	/* Calls still under way at the end close now, on the CPU of the mm's
+	 * first task, so nothing stays owed. */
 	for (i = 0; i < s->nr_mms; i++)
-		if (s->mm[i].in_pass)
+		if (s->mm[i].nr_calls)
 			sim_call_on(s, s->thread[s->mm[i].first_thread].cpu,
 				    scan_close, &s->mm[i]);
 }

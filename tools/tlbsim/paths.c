@@ -32,7 +32,9 @@ static unsigned int thread_cpu(const struct sim *s, const struct event *ev)
 
 static void on_scan_start(struct sim *s, const struct event *ev)
 {
-	sim_scan_start(s, &s->mm[ev->arg]);
+	/* Not a start the scanner scheduled again since. */
+	if (ev->arg2 == s->mm[ev->arg].start_gen)
+		sim_scan_start(s, &s->mm[ev->arg]);
 }
 
 static unsigned int scan_start_cpu(const struct sim *s, const struct event *ev)
@@ -42,12 +44,12 @@ static unsigned int scan_start_cpu(const struct sim *s, const struct event *ev)
 
 static void on_scan_table(struct sim *s, const struct event *ev)
 {
-	sim_scan_table(s, &s->mm[ev->arg]);
+	sim_scan_table(s, &s->mm[ev->arg / SCAN_CALLS_MAX], ev->arg % SCAN_CALLS_MAX);
 }
 
 static unsigned int scan_table_cpu(const struct sim *s, const struct event *ev)
 {
-	return s->mm[ev->arg].scan_cpu;
+	return s->mm[ev->arg / SCAN_CALLS_MAX].call[ev->arg % SCAN_CALLS_MAX].cpu;
 }
 
 static void on_thp_op(struct sim *s, const struct event *ev)

@@ -35,9 +35,10 @@ void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn);
 /* path_scan.c */
 /* The CPU of @mm's next pass: its next task in turn (task_numa_work). */
 unsigned int sim_scan_next_cpu(const struct sim *s, const struct mm *mm);
-/* Starts a pass of @mm on sim_this_cpu(). */
+/* Starts a scan call (a pass) of @mm on sim_this_cpu(). */
 void sim_scan_start(struct sim *s, struct mm *mm);
-void sim_scan_table(struct sim *s, struct mm *mm);
+/* The next step of @mm's call in slot @slot. */
+void sim_scan_table(struct sim *s, struct mm *mm, unsigned int slot);
 /* Where @vpn was marked, for a migration while @mm's pass runs. */
 enum scan_origin sim_scan_origin(const struct mm *mm, uint64_t vpn);
 /* Closes the gathers of passes still open when the run ends. */

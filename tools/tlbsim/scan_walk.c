@@ -16,10 +16,19 @@
  * which VMAs it faulted on lately: the testbed guest measured 2 to 4
  * (docs/kernel-port.md, "The scanner's walk over the VMAs").
  *
+ * A call decides each VMA when it reaches it, so calls that overlap see
+ * each other: a VMA is done for the sequence (prev_scan_seq) only once
+ * its marking returns, and a call that meets one another call is still
+ * marking marks it too, finds its PTEs already PROT_NONE, is not charged
+ * for it and moves on; each call that reaches the end completes a
+ * sequence. In the guest, a first call slowed by its flushes to seconds
+ * is joined by the calls of the other tasks, which use up the two
+ * sequences that mark every VMA (docs/kernel-port.md).
+ *
  * Each VMA marked is a change_prot_numa() of its own, whose gather
- * flushes if it changed a PTE: always for modelled pages, and for a VMA
- * without them when a page of it was mapped again since its last
- * marking.
+ * flushes if it changed a PTE (or another gather is in flight): modelled
+ * pages that were present, and for a VMA without them, a page of it mapped
+ * again since its last marking.
  *
  * Delays are in jiffies: a guest that loses timer ticks stretches them in
  * its own wall time (jiffies_rate).
@@ -36,14 +45,12 @@ struct vma_walk *scan_walk_new(unsigned int cap)
 
 	if (!cap)
 		return NULL;
-	w = calloc(1, sizeof(*w) + cap * (sizeof(*w->vma) + sizeof(*w->range) +
-					  sizeof(*w->paged)));
+	w = calloc(1, sizeof(*w) + cap * (sizeof(*w->vma) + sizeof(*w->paged)));
 	if (!w)
 		return NULL;
 	w->cap = cap;
 	w->vma = (struct walk_vma *)(w + 1);
-	w->range = (struct scan_range *)(w->vma + cap);
-	w->paged = (unsigned int *)(w->range + cap);
+	w->paged = (unsigned int *)(w->vma + cap);
 	return w;
 }
 
@@ -114,8 +121,10 @@ static bool accessed(const struct vma_walk *w, const struct walk_vma *v, unsigne
 		return true;
 	if ((v->pids[0] | v->pids[1]) & bit)
 		return true;
-	if (w->mid_region && i == w->off)
-		return true; /* numa_scan_offset > vm_start: finish a started VMA */
+	/* numa_scan_offset > vm_start: the offset (which every call moves)
+	 * is inside the VMA or past it. */
+	if (w->off > i || (w->off == i && w->mid_region))
+		return true;
 	return (int64_t)mm->scan_seq > (int64_t)v->prev_seq + nr_threads;
 }
 
@@ -129,96 +138,171 @@ static void vma_start(struct walk_vma *v, const struct mm *mm, uint64_t now, uin
 	v->prev_seq = mm->scan_seq - 1;
 }
 
-uint64_t scan_walk_call(struct sim *s, struct mm *mm, unsigned int task, uint64_t budget)
+/* mm->numa_scan_offset = @vpn, inside VMA @i, or at its end: the next
+ * VMA's start. */
+static void set_offset(struct vma_walk *w, unsigned int i, uint64_t vpn)
+{
+	const struct walk_vma *v = &w->vma[i];
+
+	w->mid_region = v->faulters == VMA_FAULTERS_PAGES && vpn < v->pages.end;
+	w->off = w->mid_region ? i : i + 1;
+	w->off_vpn = vpn;
+}
+
+/* retry_pids: the call starts (again) at the offset, after
+ * reset_ptenuma_scan() if no VMA is left there. */
+static void call_restart(struct sim *s, struct mm *mm, struct walk_call *c)
+{
+	struct vma_walk *w = mm->walk;
+
+	if (w->off >= w->nr) {
+		sim_scan_seq_done(s, mm);
+		w->off = 0;
+		w->mid_region = false;
+	}
+	c->i = w->off;
+	c->from = w->mid_region ? w->off_vpn : 0;
+}
+
+void scan_walk_begin(struct sim *s, struct mm *mm, struct walk_call *c, unsigned int task,
+		     uint64_t budget)
+{
+	/* virtpages: up to eight times the budget of virtual space. */
+	*c = (struct walk_call){ .task = task, .pages = (int64_t)budget,
+				 .virtpages = 8 * (int64_t)budget };
+	call_restart(s, mm, c);
+}
+
+/* VMA c->i is marked to its end: not again this sequence; a forced VMA
+ * ends the call, the offset past it. Returns true if the call is over. */
+static bool vma_done(struct mm *mm, struct walk_call *c)
+{
+	struct vma_walk *w = mm->walk;
+
+	w->vma[c->i].prev_seq = mm->scan_seq;
+	if (c->forced) {
+		set_offset(w, c->i, w->vma[c->i].pages.end);
+		return true;
+	}
+	c->i++;
+	return false;
+}
+
+/* Whether VMA c->i is marked by @c now: task_numa_work()'s tests in its
+ * order. Moves the offset past a VMA done this sequence. */
+static bool vma_wanted(struct sim *s, struct mm *mm, struct walk_call *c, uint64_t delay)
+{
+	struct vma_walk *w = mm->walk;
+	struct walk_vma *v = &w->vma[c->i];
+
+	if (!v->started)
+		vma_start(v, mm, s->now, delay);
+	if (mm->scan_seq && s->now < v->next_scan_ns)
+		return false;
+	if (mm->scan_seq && s->now > v->reset_ns) {
+		v->reset_ns += 4 * delay;
+		v->pids[0] = v->pids[1];
+		v->pids[1] = 0;
+	}
+	if (v->prev_seq == mm->scan_seq) {
+		w->off = c->i + 1;
+		w->mid_region = false;
+		return false;
+	}
+	if (!c->forced && !accessed(w, v, c->i, mm, task_bit(c->task))) {
+		c->skipped = true;
+		w->pid_skips++;
+		return false;
+	}
+	return true;
+}
+
+/* The range @c marks in VMA c->i, which it wants; false if the VMA has
+ * no PTE to change. */
+static bool vma_range(struct sim *s, struct mm *mm, struct walk_call *c)
+{
+	struct walk_vma *v = &mm->walk->vma[c->i];
+	uint64_t bits, from, end;
+	bool remapped;
+
+	if (v->faulters == VMA_FAULTERS_PAGES) {
+		/* change_prot_numa() from where the call is to where its
+		 * budget ends, rounded up to a PMD (ALIGN(..., HPAGE_SIZE))
+		 * and cut at the VMA's end. */
+		from = c->from > v->pages.start ? c->from : v->pages.start;
+		end = (from + (uint64_t)c->pages + PTES_PER_TABLE - 1) &
+		      ~(uint64_t)(PTES_PER_TABLE - 1);
+		c->range = (struct scan_range){ from, end < v->pages.end ? end : v->pages.end };
+		return true;
+	}
+	/* change_pte_range(): a present PTE made PROT_NONE needs a flush
+	 * (pte_needs_flush()), one already PROT_NONE is skipped. Its
+	 * faulters map it again. */
+	bits = faulter_bits(s, v, mm->nr_threads);
+	remapped = v->remapped;
+	v->remapped = bits != 0;
+	v->pids[1] |= bits;
+	c->range = (struct scan_range){ 0, 0 };
+	return remapped;
+}
+
+bool scan_walk_next(struct sim *s, struct mm *mm, struct walk_call *c, struct scan_range *r)
 {
 	struct vma_walk *w = mm->walk;
 	uint64_t delay = sim_jiffies_ns(s, s->p.v[P_SCAN_DELAY_MS] * 1e6);
-	uint64_t bit = task_bit(task), marked = 0;
-	bool skipped = false, forced = false;
-	unsigned int i;
 
-	w->nr_ranges = 0;
-retry:
-	if (w->off >= w->nr) { /* no VMA left at the offset: a new sequence */
-		sim_scan_seq_done(s, mm);
-		w->off = 0;
-	}
-	for (i = w->off; i < w->nr; i++) {
-		struct walk_vma *v = &w->vma[i];
-
-		if (!v->started)
-			vma_start(v, mm, s->now, delay);
-		if (mm->scan_seq && s->now < v->next_scan_ns)
-			continue;
-		if (mm->scan_seq && s->now > v->reset_ns) {
-			v->reset_ns += 4 * delay;
-			v->pids[0] = v->pids[1];
-			v->pids[1] = 0;
-		}
-		if (v->prev_seq == mm->scan_seq) {
-			w->off = i + 1;
-			continue;
-		}
-		if (!forced && !accessed(w, v, i, mm, bit)) {
-			skipped = true;
-			w->pid_skips++;
-			continue;
-		}
-		if (v->faulters == VMA_FAULTERS_PAGES) {
-			/* change_prot_numa() from the offset to where the
-			 * budget ends, rounded up to a PMD (ALIGN(...,
-			 * HPAGE_SIZE)) and cut at the VMA's end. The kernel
-			 * charges the budget only for ranges with a PTE
-			 * changed; here every range is charged. */
-			uint64_t from = w->mid_region && i == w->off ? mm->scan_next_vpn : v->pages.start;
-			uint64_t end = (from + budget + PTES_PER_TABLE - 1) & ~(uint64_t)(PTES_PER_TABLE - 1);
-
-			if (end > v->pages.end)
-				end = v->pages.end;
-			w->range[w->nr_ranges++] = (struct scan_range){ from, end };
-			marked += end - from;
-			budget = end - from < budget ? budget - (end - from) : 0;
-			w->mid_region = false;
-			if (end < v->pages.end) {
-				/* The budget ends inside the VMA: the offset
-				 * stays there and this call is over. */
-				w->off = i;
-				w->mid_region = true;
-				return marked;
+	for (;;) {
+		while (c->i < w->nr) {
+			if (!vma_wanted(s, mm, c, delay)) {
+				c->i++;
+				continue;
 			}
-			if (!budget) {
-				/* ... or at its end: the call is over past it,
-				 * with prev_scan_seq not set (goto out). */
-				w->off = i + 1;
-				return marked;
+			if (vma_range(s, mm, c)) {
+				*r = c->range;
+				return true;
 			}
-		} else {
-			uint64_t bits = faulter_bits(s, v, mm->nr_threads);
-
-			/* change_pte_range(): a present PTE made PROT_NONE
-			 * needs a flush (pte_needs_flush()), one already
-			 * PROT_NONE is skipped. Its faulters map it again. */
-			if (v->remapped)
-				w->range[w->nr_ranges++] = (struct scan_range){ 0, 0 };
-			v->remapped = bits != 0;
-			v->pids[1] |= bits;
+			/* Nothing to change: marked at no cost. */
+			if (vma_done(mm, c))
+				return false;
 		}
-		v->prev_seq = mm->scan_seq;
-		if (forced)
+		if (c->forced || !c->skipped)
 			break;
-	}
-	if (i == w->nr && !forced && skipped) {
-		forced = true;
+		/* Skipped some and reached the end: force the first VMA
+		 * left from the offset, whatever its bits. */
+		c->forced = true;
 		w->forced++;
-		goto retry;
+		call_restart(s, mm, c);
 	}
-	if (i < w->nr) {
-		w->off = i + 1;
-	} else {
-		sim_scan_seq_done(s, mm); /* reset_ptenuma_scan() */
-		w->off = 0;
+	sim_scan_seq_done(s, mm); /* reset_ptenuma_scan() */
+	w->off = 0;
+	w->mid_region = false;
+	return false;
+}
+
+bool scan_walk_marked(struct mm *mm, struct walk_call *c, bool changed)
+{
+	const struct walk_vma *v = &mm->walk->vma[c->i];
+	int64_t len = (int64_t)(c->range.end - c->range.start);
+
+	if (v->faulters != VMA_FAULTERS_PAGES)
+		return vma_done(mm, c);
+	/* The kernel charges the budget only for a range with a PTE
+	 * changed, its virtual-space budget for every range. A VMA without
+	 * modelled pages is not charged: its size is not modelled. */
+	c->marked += (uint64_t)len;
+	if (changed)
+		c->pages -= len;
+	c->virtpages -= len;
+	c->from = c->range.end;
+	if (c->pages <= 0 || c->virtpages <= 0) {
+		/* goto out: the offset where the call stopped, and the VMA
+		 * not done for the sequence even if marked to its end. */
+		set_offset(mm->walk, c->i, c->range.end);
+		return true;
 	}
-	return marked;
+	if (c->range.end < v->pages.end)
+		return false; /* the VMA's next range */
+	return vma_done(mm, c);
 }
 
 void scan_walk_hint_fault(struct vma_walk *w, unsigned int task, uint64_t vpn)

@@ -49,17 +49,28 @@ struct vma_walk {
 	unsigned int cap;        /* VMAs it has room for */
 	unsigned int nr;
 	unsigned int off;        /* mm->numa_scan_offset, as a VMA index */
-	bool mid_region;         /* the offset is inside VMA off, at mm->scan_next_vpn */
+	bool mid_region;         /* the offset is inside VMA off, at off_vpn */
+	uint64_t off_vpn;
 	uint64_t forced, pid_skips; /* calls that forced a VMA, VMAs skipped: for tests */
-	/* What the last call marks: a range per VMA whose marking changes a
-	 * PTE, each its own change_prot_numa() (mmu_gather and final flush);
-	 * an empty range for a VMA without modelled pages. */
-	unsigned int nr_ranges;
-	struct scan_range *range;
 	struct walk_vma *vma;
 	/* Indices of the VMAs of modelled pages, in address order. */
 	unsigned int nr_paged;
 	unsigned int *paged;
+};
+
+/*
+ * One task_numa_work() call's place in the walk. Calls by different tasks
+ * can be under way at once (each holds mmap_lock for read): they share the
+ * offset and the VMAs' state, and each has its own place and budget.
+ */
+struct walk_call {
+	unsigned int task;        /* the calling task's index in its mm */
+	unsigned int i;           /* the VMA it is at */
+	uint64_t from;            /* its next range in VMA i starts no lower */
+	int64_t pages, virtpages; /* what is left of its two budgets */
+	bool skipped, forced;     /* vma_pids_skipped, vma_pids_forced */
+	struct scan_range range;  /* the range it marks now */
+	uint64_t marked;          /* modelled pages its ranges covered */
 };
 
 /* An empty walk with room for @cap VMAs, in one allocation that free()
@@ -75,15 +86,27 @@ int scan_walk_add(struct vma_walk *w, enum vma_faulters f, unsigned int owner);
 int scan_walk_add_pages(struct vma_walk *w, uint64_t start, uint64_t end);
 
 /*
- * One task_numa_work() call by task @task (its index in @mm) at the
- * current time: marks the VMAs it scans, completes sequences as the
- * kernel does (sim_scan_seq_done()), lists in w->range the modelled
- * pages this call marks, a range per VMA in the order it marks them
- * (a forced VMA last; a VMA the budget ended in is resumed from
- * mm->scan_next_vpn; empty for a VMA without modelled pages that has a
- * PTE to change), and returns how many modelled pages that is.
+ * A task_numa_work() call of @mm's task @task (its index in @mm) starts
+ * now with a budget of @budget pages: at the offset, or after a new
+ * sequence if no VMA is left there.
  */
-uint64_t scan_walk_call(struct sim *s, struct mm *mm, unsigned int task, uint64_t budget);
+void scan_walk_begin(struct sim *s, struct mm *mm, struct walk_call *c, unsigned int task,
+		     uint64_t budget);
+/*
+ * Walks @c on to the next range it marks (one change_prot_numa(), with
+ * its own gather and flush), decided now against the VMAs' state as other
+ * calls left it, and stores it in *@r and c->range: modelled pages, or an
+ * empty range for a VMA without them that has a PTE to change. Returns
+ * false when the call is over instead; the offset or the sequence moved
+ * on as the kernel's does.
+ */
+bool scan_walk_next(struct sim *s, struct mm *mm, struct walk_call *c, struct scan_range *r);
+/*
+ * @c marked c->range, and its flush is done; @changed: a PTE changed (only
+ * such a range is charged to the budget). A VMA marked to its end is done
+ * for this sequence (prev_scan_seq). Returns true if the call is over.
+ */
+bool scan_walk_marked(struct mm *mm, struct walk_call *c, bool changed);
 
 /* A hint fault by task @task on page @vpn (vma_set_access_pid_bit()):
  * sets its bit in the VMA that maps the page. */

@@ -187,7 +187,12 @@ static int build(struct sim *s, unsigned int moving, unsigned int stable)
 		t->moving = i < moving;
 		t->cpu = first_cpu(s, i);
 		t->mm = mm;
-		t->scan_rate.period_ns = mm->rate.period_ns;
+		/* init_numa_balancing(): a task starts with the scan delay as
+		 * its period, and a thread with a non-zero node_stamp (the
+		 * stagger), so task_tick_numa() never gives it
+		 * task_scan_start(): it keeps the delay until its first
+		 * update_task_scan_period(). */
+		t->scan_rate.period_ns = (uint64_t)(p->v[P_SCAN_DELAY_MS] * 1e6);
 		t->slice_pages = t->moving ? slice : part;
 		t->slice_start = t->moving ? i * slice : moving * slice + (i - moving) * part;
 		if (!mm->nr_threads++) {

@@ -14,6 +14,7 @@
 #include "heap.h"
 #include "params.h"
 #include "rng.h"
+#include "scan_walk.h"
 #include "tlb.h"
 #include "tlb_tags.h"
 
@@ -78,6 +79,24 @@ struct scan_rate {
 	uint64_t faults_local, faults_remote, faults_private, faults_shared;
 };
 
+/* One task_numa_work() call under way: its ranges are marked a PTE table
+ * per event, each range in a gather of its own. */
+struct scan_call {
+	bool active;
+	unsigned int cpu;        /* its task's, where its events run */
+	unsigned int task;       /* index in sim->thread */
+	uint64_t started_ns;
+	struct tlbp_gather gather;
+	enum { SCAN_STEP_DRAIN, SCAN_STEP_MARK, SCAN_STEP_DONE } step;
+	uint64_t next_vpn;       /* the next table of its range starts here */
+	uint64_t range_end;      /* where its range ends */
+	bool changed;            /* its range's marking changed a PTE */
+	uint64_t writer_at;      /* when an mmap_lock writer queues in it */
+	struct walk_call walk;   /* with a walk: its place in it */
+};
+
+#define SCAN_CALLS_MAX 16
+
 struct mm {
 	uint32_t id;             /* 1.. ; part of TLB keys */
 	uint64_t nr_pages;
@@ -89,26 +108,24 @@ struct mm {
 	uint64_t tlb_gen;        /* x86 mm->context.tlb_gen */
 	bool global_asid;        /* x86-invlpgb: flushed by broadcast */
 	/* NUMA scanner state */
-	uint64_t scan_next_vpn;
-	/* The pages the current (or last) pass marks lie in [pass_start_vpn,
-	 * scan_pass_end); with a walk, a VMA at a time (its ranges). */
+	uint64_t scan_next_vpn;  /* without a walk: where the next pass starts */
+	/* Without a walk, the pages the current (or last) pass marks lie in
+	 * [pass_start_vpn, scan_pass_end); a walk keeps no such span. */
 	uint64_t pass_start_vpn, scan_pass_end;
-	uint64_t scan_vma_end;   /* vpn where the VMA being marked ends */
-	unsigned int scan_range; /* with a walk: the call's range being marked */
-	uint64_t pass_pages;     /* with a walk: modelled pages the call marks */
 	/* The pages the one and two passes before it marked, for where a
 	 * migration's page was marked (enum scan_origin) */
 	struct { uint64_t start, end; } earlier_pass[2];
 	/* without scan_overhead_ratio; with it, the period that set the next
 	 * scan (the calling task's) */
 	struct scan_rate rate;
-	uint64_t pass_started_ns;
+	uint64_t next_scan_ns;   /* numa_next_scan */
 	unsigned int scan_cpu_rr;
-	unsigned int scan_cpu;   /* CPU of the pass in progress */
-	struct tlbp_gather gather;
-	bool in_pass;
-	enum { SCAN_STEP_DRAIN, SCAN_STEP_MARK, SCAN_STEP_DONE } scan_step;
-	uint64_t writer_at;      /* when an mmap_lock writer queues in this pass */
+	/* The calls under way: one at a time without a walk; with one, as
+	 * many as tasks (an EV_SCAN_TABLE's argument names the slot). */
+	struct scan_call call[SCAN_CALLS_MAX];
+	unsigned int nr_calls;   /* calls under way: a pass is running */
+	bool call_pending;       /* an EV_SCAN_START is scheduled */
+	uint64_t start_gen;      /* ... the one whose argument is this */
 	/* threads of this mm, for picking the scanner's CPU and a page's owner */
 	unsigned int first_thread, nr_threads;
 	uint64_t slice_pages;
@@ -239,7 +256,7 @@ enum event_kind {
 	EV_ACCESS,     /* arg: thread */
 	EV_PROMPT_ACCESS, /* arg: thread, arg2: page marked PROT_NONE */
 	EV_SCAN_START, /* arg: mm index */
-	EV_SCAN_TABLE, /* arg: mm index */
+	EV_SCAN_TABLE, /* arg: mm index * SCAN_CALLS_MAX + call slot */
 	EV_THP_OP,     /* arg: thread */
 	EV_DEMOTE,     /* one-shot */
 	EV_NODE_SWITCH, /* the moving threads change node */

@@ -40,7 +40,7 @@ void timeline_sample(void *ctx, const struct sim *s, uint64_t at)
 	tl->pending_migrations = s->st.migrations_with_flush_pending;
 	tl->pass_ns = s->st.scan_pass_ns_total;
 	for (i = 0; i < s->nr_mms; i++) {
-		x->in_pass |= s->mm[i].in_pass;
+		x->in_pass |= s->mm[i].nr_calls > 0;
 		x->flush_pending |= tlbp_mm_flush_pending(&s->mm[i].flush);
 	}
 }
