@@ -544,6 +544,36 @@ START_TEST(test_scan_period_backs_off_on_remote_private_faults)
 END_TEST
 
 /*
+ * With tasks' ticks modelled, each task updates its period at its first
+ * hint fault in a sequence it has not seen (task_numa_placement()), once
+ * however many sequences went by, from its faults since its last update.
+ */
+START_TEST(test_scan_task_updates_its_period_at_its_next_fault)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct mm *mm = &s->mm[0];
+
+	s->p.v[P_SCAN_OVERHEAD_RATIO] = 32;
+	s->thread[0].scan_rate.period_ns = 600000000ULL;
+	sim_scan_seq_done(s, mm);
+	sim_scan_seq_done(s, mm);
+	ck_assert_uint_eq(s->st.scan_period_updates, 0);
+	*pte_of(mm, 6) = PTE_PROTNONE;
+	sim_hint_fault(s, &s->thread[0], 6);
+	ck_assert_uint_eq(s->st.scan_period_updates, 1);
+	ck_assert_uint_eq(s->thread[0].scan_seq_seen, 2);
+	/* No fault since the last update: backs off. */
+	ck_assert_uint_gt(s->thread[0].scan_rate.period_ns, 600000000ULL);
+	/* Counted after the update: the next update sees it. */
+	ck_assert_uint_eq(s->thread[0].scan_rate.faults_local, 1);
+	*pte_of(mm, 7) = PTE_PROTNONE;
+	sim_hint_fault(s, &s->thread[0], 7);
+	ck_assert_uint_eq(s->st.scan_period_updates, 1);
+	destroy(s);
+}
+END_TEST
+
+/*
  * The race the rules exist for: CPU 1 caches page 5; the scanner's gather
  * makes it PROT_NONE but has not flushed yet; CPU 0 takes a hint fault on
  * it and migrates it to its own node. The migration must flush CPU 1.
@@ -926,6 +956,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_scan_end_during_the_final_flush_drops_pending);
 	tcase_add_test(tc, test_scan_calls_overlap_over_a_walk);
 	tcase_add_test(tc, test_scan_period_backs_off_on_remote_private_faults);
+	tcase_add_test(tc, test_scan_task_updates_its_period_at_its_next_fault);
 	tcase_add_test(tc, test_oracle_safe_migration_flushes_pending_gather);
 	tcase_add_test(tc, test_oracle_catches_never_flush);
 	tcase_add_test(tc, test_oracle_catches_ignore_pending);

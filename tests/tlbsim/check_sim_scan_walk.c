@@ -422,6 +422,34 @@ START_TEST(test_walk_charges_only_ranges_that_changed)
 }
 END_TEST
 
+/*
+ * task_numa_work() tests a VMA once, then marks it range by range (its
+ * do-while): a range that changed nothing is not charged, and the next
+ * range of the same VMA follows untested, even if the task's bit went
+ * meanwhile.
+ */
+START_TEST(test_walk_goes_on_inside_a_vma_untested)
+{
+	struct walk_call c;
+	struct scan_range r;
+
+	ck_assert_int_eq(scan_walk_add_pages(walk, 0, NR_PAGES), 0);
+	first_two_sequences();
+	scan_walk_hint_fault(walk, 0, 0);
+	sim->now = 2 * DELAY_NS;
+	scan_walk_begin(sim, mm, &c, 0, NR_PAGES / 4);
+	ck_assert(scan_walk_next(sim, mm, &c, &r));
+	ck_assert_uint_eq(r.start, 0);
+	ck_assert_uint_eq(r.end, NR_PAGES / 2);
+	ck_assert(!scan_walk_marked(mm, &c, false));
+	walk->vma[0].pids[0] = walk->vma[0].pids[1] = 0;
+	ck_assert(scan_walk_next(sim, mm, &c, &r));
+	ck_assert_uint_eq(r.start, NR_PAGES / 2);
+	ck_assert_uint_eq(r.end, NR_PAGES);
+	ck_assert_uint_eq(walk->pid_skips, 0);
+}
+END_TEST
+
 /* virtpages, eight times the budget, ends a call that changes nothing. */
 START_TEST(test_walk_virtual_budget_ends_a_call)
 {
@@ -514,6 +542,7 @@ static Suite *scan_walk_suite(void)
 	tcase_add_test(tc, test_walk_flushes_a_vma_only_when_remapped);
 	tcase_add_test(tc, test_walk_charges_only_ranges_that_changed);
 	tcase_add_test(tc, test_walk_virtual_budget_ends_a_call);
+	tcase_add_test(tc, test_walk_goes_on_inside_a_vma_untested);
 	tcase_add_test(tc, test_walk_offset_past_a_vma_opens_it);
 	tcase_add_test(tc, test_walk_refuses_bad_page_ranges);
 	tcase_add_test(tc, test_walk_refuses_a_vma_past_its_capacity);

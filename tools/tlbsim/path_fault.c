@@ -205,6 +205,7 @@ void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn)
 	    tlbp_hint_fault_handle(&hf, &res))
 		oracle_violation(s, "hint-fault handler rejected its input", t->mm->id, vpn);
 	/* task_numa_fault()'s locality counts, for the scan period. */
+	sim_scan_task_fault(s, t);
 	rate = sim_scan_rate(s, t);
 	if (local)
 		rate->faults_local++;

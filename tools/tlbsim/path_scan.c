@@ -10,8 +10,10 @@
  * task_numa_work() sets it, so calls of several tasks can be under way at
  * once (each holds mmap_lock for read, each has its gathers), and a gather
  * that finishes while another is in flight flushes the whole mm
- * (mm_tlb_flush_nested()). Without one, a pass is a region's scan_size and
- * the next call is scheduled when it ends.
+ * (mm_tlb_flush_nested()); each call draws its own mmap_lock writer for
+ * the convoy below (the testbed, the only scenario with a walk, has none).
+ * Without one, a pass is a region's scan_size and the next call is
+ * scheduled when it ends.
  *
  * A table takes as long as its work: the PTE updates plus, when a
  * migration deferred a flush since the last table, the drain
@@ -305,23 +307,31 @@ static void update_scan_period(struct sim *s, struct mm *mm, struct scan_rate *r
 }
 
 /*
- * Each task updates its period at its first hint fault of a new sequence
- * (task_numa_placement()); here every task of @mm does at the sequence's
- * start, from the faults it took in the last one.
+ * reset_ptenuma_scan(): @mm completed a sequence. Without tasks' ticks its
+ * one period is updated now; with them each task updates its own at its
+ * next hint fault (sim_scan_task_fault()).
  */
 void sim_scan_seq_done(struct sim *s, struct mm *mm)
 {
-	unsigned int i;
-
 	mm->scan_seq++;
 	s->st.scan_sequences++;
-	if (!ticks_modelled(s)) {
-		update_scan_period(s, mm, &mm->rate);
+	if (ticks_modelled(s))
+		return; /* each task at its next fault: sim_scan_task_fault() */
+	update_scan_period(s, mm, &mm->rate);
+	/* A call scheduled by the old period comes at the new next scan. */
+	if (mm->call_pending)
+		schedule_next_call(s, mm);
+}
+
+void sim_scan_task_fault(struct sim *s, struct thread *t)
+{
+	struct mm *mm = t->mm;
+
+	if (!ticks_modelled(s) || t->scan_seq_seen == mm->scan_seq)
 		return;
-	}
-	for (i = mm->first_thread; i < mm->first_thread + mm->nr_threads; i++)
-		update_scan_period(s, mm, &s->thread[i].scan_rate);
-	/* A call scheduled by the old periods comes at another tick. */
+	t->scan_seq_seen = mm->scan_seq;
+	update_scan_period(s, mm, &t->scan_rate);
+	/* A call scheduled by the old period comes at another tick. */
 	if (mm->call_pending)
 		schedule_next_call(s, mm);
 }
@@ -344,10 +354,10 @@ static void scan_finish(struct sim *s, struct mm *mm, struct scan_call *c)
 	if (ticks_modelled(s))
 		s->thread[c->task].scan_stamp_ns += (uint64_t)(s->p.v[P_SCAN_OVERHEAD_RATIO] * (double)took);
 	if (mm->walk) {
-		/* The walk completes sequences itself; the next call was
-		 * scheduled as this one started, unless every task was in one. */
-		if (!mm->call_pending)
-			schedule_next_call(s, mm);
+		/* The walk completes sequences itself. The next call was
+		 * picked as this one started, without this task: it may win
+		 * now, with its stamp moved on. */
+		schedule_next_call(s, mm);
 		return;
 	}
 	mm->scan_next_vpn = c->next_vpn;

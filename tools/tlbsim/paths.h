@@ -48,6 +48,13 @@ void sim_scan_end(struct sim *s);
 struct scan_rate *sim_scan_rate(struct sim *s, struct thread *t);
 /* reset_ptenuma_scan(): @mm completed a scan sequence. */
 void sim_scan_seq_done(struct sim *s, struct mm *mm);
+/*
+ * task_numa_placement(), from a hint fault of @t before it is counted:
+ * with tasks' ticks modelled, the task's first fault in a sequence it has
+ * not seen updates its period from its faults since its last update,
+ * however many sequences went by.
+ */
+void sim_scan_task_fault(struct sim *s, struct thread *t);
 /* A delay of @ns by the kernel's jiffies, in the machine's time. */
 uint64_t sim_jiffies_ns(const struct sim *s, double ns);
 

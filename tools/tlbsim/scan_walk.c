@@ -19,9 +19,9 @@
  * A call decides each VMA when it reaches it, so calls that overlap see
  * each other: a VMA is done for the sequence (prev_scan_seq) only once
  * its marking returns, and a call that meets one another call is still
- * marking marks it too, finds its PTEs already PROT_NONE, is not charged
- * for it and moves on; each call that reaches the end completes a
- * sequence. In the guest, a first call slowed by its flushes to seconds
+ * marking marks it too, finds PROT_NONE the PTEs the other marked, is not
+ * charged for a range where it changed none, and moves on; each call
+ * that reaches the end completes a sequence. In the guest, a first call slowed by its flushes to seconds
  * is joined by the calls of the other tasks, which use up the two
  * sequences that mark every VMA (docs/kernel-port.md).
  *
@@ -180,6 +180,7 @@ static bool vma_done(struct mm *mm, struct walk_call *c)
 	struct vma_walk *w = mm->walk;
 
 	w->vma[c->i].prev_seq = mm->scan_seq;
+	c->in_vma = false;
 	if (c->forced) {
 		set_offset(w, c->i, w->vma[c->i].pages.end);
 		return true;
@@ -253,10 +254,12 @@ bool scan_walk_next(struct sim *s, struct mm *mm, struct walk_call *c, struct sc
 
 	for (;;) {
 		while (c->i < w->nr) {
-			if (!vma_wanted(s, mm, c, delay)) {
+			/* The do-while over a VMA's ranges tests it once. */
+			if (!c->in_vma && !vma_wanted(s, mm, c, delay)) {
 				c->i++;
 				continue;
 			}
+			c->in_vma = true;
 			if (vma_range(s, mm, c)) {
 				*r = c->range;
 				return true;

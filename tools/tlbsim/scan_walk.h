@@ -69,6 +69,7 @@ struct walk_call {
 	uint64_t from;            /* its next range in VMA i starts no lower */
 	int64_t pages, virtpages; /* what is left of its two budgets */
 	bool skipped, forced;     /* vma_pids_skipped, vma_pids_forced */
+	bool in_vma;              /* inside VMA i: its next range, untested */
 	struct scan_range range;  /* the range it marks now */
 	uint64_t marked;          /* modelled pages its ranges covered */
 };

@@ -132,6 +132,11 @@ static bool check_testbed(const struct params *eff, char *buf, size_t len)
 			 threads, eff->v[P_CPUS]);
 		return true;
 	}
+	if (threads > SCAN_CALLS_MAX) {
+		snprintf(buf, len, "%u threads: tlbsim keeps at most %u scan calls of a process under way",
+			 threads, SCAN_CALLS_MAX);
+		return true;
+	}
 	if (((unsigned int)eff->v[P_MOVING_THREADS]) % 2) {
 		snprintf(buf, len, "moving_threads=%g: moving threads switch nodes in pairs",
 			 eff->v[P_MOVING_THREADS]);

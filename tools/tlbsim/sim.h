@@ -95,7 +95,9 @@ struct scan_call {
 	struct walk_call walk;   /* with a walk: its place in it */
 };
 
-#define SCAN_CALLS_MAX 16
+/* At least a process's most tasks (the testbed's 64 + 64): a task makes
+ * one call at a time. */
+#define SCAN_CALLS_MAX 128
 
 struct mm {
 	uint32_t id;             /* 1.. ; part of TLB keys */
@@ -120,12 +122,13 @@ struct mm {
 	struct scan_rate rate;
 	uint64_t next_scan_ns;   /* numa_next_scan */
 	unsigned int scan_cpu_rr;
-	/* The calls under way: one at a time without a walk; with one, as
-	 * many as tasks (an EV_SCAN_TABLE's argument names the slot). */
+	/* The calls under way: one at a time without a walk; with one, a
+	 * call of each task (an EV_SCAN_TABLE's argument names the slot). */
 	struct scan_call call[SCAN_CALLS_MAX];
 	unsigned int nr_calls;   /* calls under way: a pass is running */
 	bool call_pending;       /* an EV_SCAN_START is scheduled */
-	uint64_t start_gen;      /* ... the one whose argument is this */
+	/* ... the one whose argument is this (the setup's first, 0, too) */
+	uint64_t start_gen;
 	/* threads of this mm, for picking the scanner's CPU and a page's owner */
 	unsigned int first_thread, nr_threads;
 	uint64_t slice_pages;
@@ -198,6 +201,7 @@ struct thread {
 	uint64_t ops_done;     /* thp-split operations */
 	uint64_t next_vpn;     /* page of its next sampled access */
 	uint64_t scan_stamp_ns; /* task_tick_numa's node_stamp (runtime ~ virtual time) */
+	uint64_t scan_seq_seen; /* p->numa_scan_seq: its mm's sequence at its last period update */
 	struct scan_rate scan_rate; /* its own, with scan_overhead_ratio */
 	bool moving;           /* switches node every switch_ms */
 	/* That access's page state and TLB set, for the prefetches. */
