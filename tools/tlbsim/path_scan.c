@@ -95,8 +95,8 @@ static bool task_in_call(const struct mm *mm, unsigned int task)
  * virtual time), and the first to fire once numa_next_scan has passed
  * runs the next call; a task in a call of its own does not compete.
  * Returns when the next call starts, and makes its task mm->scan_thread;
- * UINT64_MAX if every task is in a call. Periods that change before then
- * change the answer (sim_scan_seq_done() asks again).
+ * UINT64_MAX if every task is in a call. A call's end or a period's
+ * change before then can change the answer: the start is picked again.
  */
 static uint64_t scan_next_by_runtime(struct sim *s, struct mm *mm, uint64_t next_scan)
 {

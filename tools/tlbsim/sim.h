@@ -97,7 +97,7 @@ struct scan_call {
 
 /* At least a process's most tasks (the testbed's 64 + 64): a task makes
  * one call at a time. */
-#define SCAN_CALLS_MAX 128
+#define SCAN_CALLS_MAX 128U
 
 struct mm {
 	uint32_t id;             /* 1.. ; part of TLB keys */
