@@ -934,6 +934,71 @@ START_TEST(test_sweep_stops_at_a_fault)
 }
 END_TEST
 
+/*
+ * numa_regions' moving thread looks at the clock once a sweep, and
+ * re-pins itself to the other node when switch_ms have gone by since its
+ * last switch. tlbsim keeps one thread per CPU, so a due thread takes an
+ * idle CPU of the other node, or swaps with a due thread there, or waits.
+ * Threads 0 and 1 are on node 0 (CPUs 0 and 1), 2 and 3 on node 1.
+ */
+START_TEST(test_moving_thread_switches_at_a_due_sweep_end)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct thread *t0 = &s->thread[0], *t2 = &s->thread[2];
+
+	s->p.v[P_SWITCH_MS] = 1;
+	t0->moving = t2->moving = true;
+	t0->switch_due_ns = t2->switch_due_ns = 1000000;
+	s->now = 500000;
+	sim_sweep_done(s, 0); /* not due yet */
+	ck_assert_uint_eq(t0->cpu, 0);
+	ck_assert(!t0->switch_wanted);
+	s->now = 2000000;
+	sim_sweep_done(s, 0); /* due, but node 1 has no idle CPU and no due thread */
+	ck_assert_uint_eq(t0->cpu, 0);
+	ck_assert(t0->switch_wanted);
+	ck_assert_uint_eq(s->st.node_switches, 0);
+	s->now = 2500000;
+	sim_sweep_done(s, 2); /* due too: the two swap */
+	ck_assert_uint_eq(t0->cpu, 2);
+	ck_assert_uint_eq(t2->cpu, 0);
+	ck_assert(!t0->switch_wanted && !t2->switch_wanted);
+	ck_assert_uint_eq(t0->switch_due_ns, 3500000);
+	ck_assert_uint_eq(t2->switch_due_ns, 3500000);
+	ck_assert_uint_eq(s->st.node_switches, 2);
+	/* Without thread 3, CPU 3 of node 1 is idle: thread 2 goes alone. */
+	s->nr_threads = 3;
+	s->now = 3500000;
+	sim_sweep_done(s, 2);
+	ck_assert_uint_eq(t2->cpu, 3);
+	ck_assert_uint_eq(s->st.node_switches, 3);
+	ck_assert(tlbp_cpuset_test(&s->mm[0].cpus, 3));
+	destroy(s);
+}
+END_TEST
+
+/* A sweep is over once the thread has written its whole part: with
+ * 16-page stretches of a 1024-page part, the 64th access ends it. */
+START_TEST(test_sweep_end_is_a_whole_part_written)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct thread *t = &s->thread[0];
+	unsigned int i;
+
+	s->p.v[P_PATTERN] = PATTERN_SWEEP;
+	s->p.v[P_SWEEP_SAMPLE_PAGES] = 16;
+	s->nr_threads = 3; /* CPU 3, on node 1, is idle */
+	t->moving = true;
+	for (i = 0; i < NR_PAGES / 16 - 1; i++)
+		sim_access(s, 0);
+	ck_assert_uint_eq(t->cpu, 0);
+	sim_access(s, 0);
+	ck_assert_uint_eq(t->cpu, 3);
+	ck_assert_uint_eq(t->swept, 0);
+	destroy(s);
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
 	Suite *s = suite_create("sim_model");
@@ -970,6 +1035,8 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_split_refuses_what_it_cannot_split);
 	tcase_add_test(tc, test_oracle_unbounded_tlb_catches_never_flush);
 	tcase_add_test(tc, test_sweep_stops_at_a_fault);
+	tcase_add_test(tc, test_moving_thread_switches_at_a_due_sweep_end);
+	tcase_add_test(tc, test_sweep_end_is_a_whole_part_written);
 	suite_add_tcase(s, tc);
 	return s;
 }

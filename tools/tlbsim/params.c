@@ -79,7 +79,7 @@ const struct param_def param_defs[NR_PARAMS] = {
 	[P_STABLE_THREADS] = { "stable_threads", "threads", 4, 0, 64, true, SC, NULL, NUMA_REGIONS "threads that stay on their node" },
 	[P_SLICE_MIB] = { "slice_mib", "MiB", 32, 1, 1 << 20, true, SC, NULL, NUMA_REGIONS "a moving thread's part, at the start of the region" },
 	[P_STABLE_MIB] = { "stable_mib", "MiB", 192, 1, 1 << 20, true, SC, NULL, NUMA_REGIONS "a stable thread's part, after the moving slices" },
-	[P_SWITCH_MS] = { "switch_ms", "ms", 3000, 1, 1e7, false, WL, NULL, NUMA_REGIONS "how often a moving thread switches node" },
+	[P_SWITCH_MS] = { "switch_ms", "ms", 3000, 1, 1e7, false, WL, NULL, NUMA_REGIONS "how long a moving thread stays on a node at least: it switches at the end of its first sweep after that" },
 	[P_WARMUP_S] = { "warmup_s", "s", 5, 0, 86400, false, SC, NULL, NUMA_REGIONS "run before the measured window (duration_s); counters are window deltas, as the testbed's" },
 	[P_SWEEP_NS_PER_PAGE] = { "sweep_ns_per_page", "ns", 250, 1, 1e9, false, WL, NULL,
 		"sweep: time a thread takes per 4 KiB page of its part (one store each), all threads running; assumption (the qemu-testbed profile has it measured)" },

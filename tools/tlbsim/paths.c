@@ -63,12 +63,6 @@ static void on_demote(struct sim *s, const struct event *ev)
 	sim_demote(s);
 }
 
-static void on_node_switch(struct sim *s, const struct event *ev)
-{
-	(void)ev;
-	sim_node_switch(s);
-}
-
 static void on_window(struct sim *s, const struct event *ev)
 {
 	(void)ev;
@@ -90,7 +84,6 @@ static const struct sim_handler handlers[NR_EVENT_KINDS] = {
 	[EV_SCAN_TABLE] = { on_scan_table, scan_table_cpu },
 	[EV_THP_OP] = { on_thp_op, thread_cpu },
 	[EV_DEMOTE] = { on_demote, boot_cpu },
-	[EV_NODE_SWITCH] = { on_node_switch, boot_cpu },
 	[EV_WINDOW] = { on_window, boot_cpu },
 };
 

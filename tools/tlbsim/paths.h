@@ -69,8 +69,9 @@ void sim_access_prefetch(const struct sim *s, unsigned int thread);
 void sim_prompt_prefetch(const struct sim *s, unsigned int thread, uint64_t vpn);
 
 /* path_sched.c */
-/* Every pair of moving threads swaps nodes; schedules the next switch. */
-void sim_node_switch(struct sim *s);
+/* @thread finished a sweep of its part: a moving thread that is due
+ * switches node. */
+void sim_sweep_done(struct sim *s, unsigned int thread);
 /* Restarts the counters: the measured window begins now. */
 void sim_window_start(struct sim *s);
 

@@ -7,8 +7,8 @@
  *
  * One region, laid out as [moving slices][stable parts]; each thread
  * writes one byte per page of its own part in a loop. Moving threads
- * start on alternate nodes and swap nodes every switch_ms; stable threads
- * stay. The guest's NUMA balancing knobs are the testbed's (/init), and
+ * start on alternate nodes and switch node at the end of the first sweep
+ * after switch_ms (path_sched.c); stable threads stay. The guest's NUMA balancing knobs are the testbed's (/init), and
  * the measured window opens after the warm-up, as the workload's counter
  * snapshots do. The four workload variants are parameters: folio_order=4
  * (mthp64), shared_mappers=2 with 16/32 MiB parts (shared: the second
@@ -190,6 +190,7 @@ static int build(struct sim *s, unsigned int moving, unsigned int stable)
 		struct mm *mm = &s->mm[proc];
 
 		t->moving = i < moving;
+		t->switch_due_ns = (uint64_t)(p->v[P_SWITCH_MS] * 1e6);
 		t->cpu = first_cpu(s, i);
 		t->mm = mm;
 		/* init_numa_balancing(): a task starts with the scan delay as
@@ -296,8 +297,6 @@ static int setup_testbed(struct sim *s, const struct policy_def *pol)
 	s->balancing = pol->balancing;
 	for (i = 0; i < s->nr_threads; i++)
 		sim_access_start(s, i);
-	if (moving)
-		sim_schedule(s, (uint64_t)(p->v[P_SWITCH_MS] * 1e6), EV_NODE_SWITCH, 0);
 	if (warmup)
 		sim_schedule(s, warmup, EV_WINDOW, 0);
 	for (i = 0; s->balancing && i < s->nr_mms; i++)

@@ -203,7 +203,10 @@ struct thread {
 	uint64_t scan_stamp_ns; /* task_tick_numa's node_stamp (runtime ~ virtual time) */
 	uint64_t scan_seq_seen; /* p->numa_scan_seq: its mm's sequence at its last period update */
 	struct scan_rate scan_rate; /* its own, with scan_overhead_ratio */
-	bool moving;           /* switches node every switch_ms */
+	bool moving;           /* switches node every switch_ms, between sweeps */
+	bool switch_wanted;    /* due, waiting for a CPU on the other node */
+	uint64_t switch_due_ns; /* when its next sweep's end may switch */
+	uint64_t swept;        /* pages of its sweep written so far */
 	/* That access's page state and TLB set, for the prefetches. */
 	const void *next_page, *next_set;
 };
@@ -263,7 +266,6 @@ enum event_kind {
 	EV_SCAN_TABLE, /* arg: mm index * SCAN_CALLS_MAX + call slot */
 	EV_THP_OP,     /* arg: thread */
 	EV_DEMOTE,     /* one-shot */
-	EV_NODE_SWITCH, /* the moving threads change node */
 	EV_WINDOW,     /* the measured window starts: counters restart */
 	NR_EVENT_KINDS
 };

@@ -272,6 +272,11 @@ void sim_access(struct sim *s, unsigned int ti)
 	sim_cpu_sync(s, c);
 	lost = sim_cpu_lost_ns(c) - t->lost_seen_ns;
 	t->lost_seen_ns = sim_cpu_lost_ns(c);
+	/* A whole part written: the sweep is over (it may move the thread). */
+	if (sweep && (t->swept += pages) >= t->slice_pages) {
+		t->swept -= t->slice_pages;
+		sim_sweep_done(s, ti);
+	}
 	pick_next(s, t);
 	sim_schedule(s, s->now + gap + lost, EV_ACCESS, ti);
 }
