@@ -120,15 +120,6 @@ static uint64_t scan_next_by_runtime(struct sim *s, struct mm *mm, uint64_t next
 	return best;
 }
 
-/* numa_next_scan as a call of @task that started at @started sets it:
- * one period (in jiffies) of the calling task later. */
-static void set_next_scan(struct sim *s, struct mm *mm, unsigned int task, uint64_t started)
-{
-	if (ticks_modelled(s))
-		mm->rate.period_ns = period_of(s, mm, task);
-	mm->next_scan_ns = started + sim_jiffies_ns(s, (double)mm->rate.period_ns);
-}
-
 /* The next call comes at numa_next_scan, or with tasks' ticks modelled at
  * the first tick after it of a task not in a call; none while every task
  * is in one (the first to end schedules it). */
@@ -146,6 +137,17 @@ static void schedule_next_call(struct sim *s, struct mm *mm)
 	sim_schedule_page(s, next, EV_SCAN_START, mm->id - 1, mm->start_gen);
 }
 
+/* A call of @task started at @started: numa_next_scan is one period (in
+ * jiffies) of the calling task later, and the next start is picked
+ * against it. */
+static void next_call_after(struct sim *s, struct mm *mm, unsigned int task, uint64_t started)
+{
+	if (ticks_modelled(s))
+		mm->rate.period_ns = period_of(s, mm, task);
+	mm->next_scan_ns = started + sim_jiffies_ns(s, (double)mm->rate.period_ns);
+	schedule_next_call(s, mm);
+}
+
 static uint32_t table_event_arg(const struct mm *mm, const struct scan_call *c)
 {
 	return (mm->id - 1) * SCAN_CALLS_MAX + (uint32_t)(c - mm->call);
@@ -155,14 +157,16 @@ static uint32_t table_event_arg(const struct mm *mm, const struct scan_call *c)
  * round robin without ticks can pick it) or every slot is taken. */
 static struct scan_call *call_slot(struct mm *mm, unsigned int task)
 {
+	struct scan_call *free = NULL;
 	unsigned int i;
 
-	if (task_in_call(mm, task))
-		return NULL;
-	for (i = 0; i < SCAN_CALLS_MAX; i++)
-		if (!mm->call[i].active)
-			return &mm->call[i];
-	return NULL;
+	for (i = 0; i < SCAN_CALLS_MAX; i++) {
+		if (mm->call[i].active && mm->call[i].task == task)
+			return NULL;
+		if (!mm->call[i].active && !free)
+			free = &mm->call[i];
+	}
+	return free;
 }
 
 /* The range @c marks next: its tables from the first, in a gather of
@@ -207,8 +211,7 @@ void sim_scan_start(struct sim *s, struct mm *mm)
 	mm->scan_cpu_rr++;
 	if (!c) {
 		/* Its task_work finds the call of its own still running. */
-		set_next_scan(s, mm, task, s->now);
-		schedule_next_call(s, mm);
+		next_call_after(s, mm, task, s->now);
 		return;
 	}
 	if (!pages)
@@ -224,8 +227,7 @@ void sim_scan_start(struct sim *s, struct mm *mm)
 	if (mm->walk) {
 		/* numa_next_scan moves on as the call starts: the next may
 		 * start before this one ends. */
-		set_next_scan(s, mm, task, s->now);
-		schedule_next_call(s, mm);
+		next_call_after(s, mm, task, s->now);
 		scan_walk_begin(s, mm, &c->walk, task - mm->first_thread, pages);
 		if (!scan_walk_next(s, mm, &c->walk, &r)) {
 			scan_finish(s, mm, c); /* no PTE to change: no gather */
@@ -365,8 +367,7 @@ static void scan_finish(struct sim *s, struct mm *mm, struct scan_call *c)
 		mm->scan_next_vpn = 0;
 		sim_scan_seq_done(s, mm);
 	}
-	set_next_scan(s, mm, c->task, c->started_ns);
-	schedule_next_call(s, mm);
+	next_call_after(s, mm, c->task, c->started_ns);
 }
 
 /* Issues the range's flush; the next step comes when it is acknowledged. */
