@@ -13,6 +13,10 @@
  *                            target's round trip (send, handler, ack)
  *   ipi_extra_ns             (shootdown_3 - shootdown_1) / 2: each further
  *                            same-node target
+ *   ipi_extra7_ns            (shootdown_7 - shootdown_1) / 6: the same from
+ *                            seven targets, the workloads' case; with 8
+ *                            vCPUs on fewer host cores the round trip is
+ *                            not linear in the targets, so the two differ
  *   ipi_socket_ns            shootdown_far - shootdown_1: the other node
  *   fault_ns                 a read fault that maps the zero page: trap,
  *                            walk, PTE install under the PTE lock, return;
@@ -46,6 +50,14 @@
  *                            per 4 KiB page of its own 32 MiB in a loop
  *                            (numa_regions' access), NUMA balancing off:
  *                            ns per page per thread
+ *   split_thp_{batched,per_pte}_ns
+ *                            one round of thp_split's loop by a lone
+ *                            process, the rest of the guest idle: the
+ *                            write to split_huge_pages that splits 4
+ *                            PTE-mapped THPs, per THP, under each split
+ *                            policy; the mm is live on this CPU only, so
+ *                            every flush is local and the two differ by
+ *                            511 local one-page flushes
  *
  * Output: one "@@micro key=value ..." line. Usage: microbench [reps=N]
  */
@@ -69,6 +81,13 @@
 /* numa_regions' stable thread part, the largest a thread sweeps. */
 #define STABLE_PART (192UL << 20)
 #define SWEEP_SECONDS 3
+
+#define THP_SIZE (2UL << 20)
+#define SPLIT_THPS 4
+#define SPLIT_ROUNDS 25
+#define THP_ENABLED "/sys/kernel/mm/transparent_hugepage/enabled"
+#define SPLIT_FILE "/sys/kernel/debug/split_huge_pages"
+#define SPLIT_POLICY "/sys/kernel/debug/tlbpolicy/split_policy"
 
 static volatile int spin_stop;
 
@@ -366,13 +385,99 @@ static double sweep_ns(const int *cpus, int nr)
 	return SWEEP_SECONDS * 1e9 * nr / (double)(after - before);
 }
 
+/*
+ * thp_split's round, alone: fault SPLIT_THPS THPs in (stores only, so no
+ * huge zero page), PTE-map each with an mprotect() of one page and back,
+ * write them again, and time the split write. ns per THP, or -1.
+ */
+static double split_round_ns(void)
+{
+	size_t len = SPLIT_THPS * THP_SIZE;
+	char *map = mmap(NULL, len + THP_SIZE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p, buf[96];
+	double t0, t;
+	FILE *f;
+	int n, err;
+
+	if (map == MAP_FAILED)
+		return -1;
+	p = (char *)(((uintptr_t)map + THP_SIZE - 1) & ~(THP_SIZE - 1));
+	for (size_t off = 0; off < len; off += TB_PAGE_SIZE)
+		((volatile char *)p)[off] = 1;
+	for (unsigned int i = 0; i < SPLIT_THPS; i++) {
+		char *page = p + i * THP_SIZE + THP_SIZE / 2;
+
+		mprotect(page, TB_PAGE_SIZE, PROT_READ);
+		mprotect(page, TB_PAGE_SIZE, PROT_READ | PROT_WRITE);
+	}
+	for (size_t off = 0; off < len; off += TB_PAGE_SIZE)
+		((volatile char *)p)[off] = 2;
+	n = snprintf(buf, sizeof(buf), "%d,0x%lx,0x%lx", (int)getpid(),
+		     (unsigned long)(uintptr_t)p, (unsigned long)(uintptr_t)(p + len));
+	t0 = tb_now();
+	f = fopen(SPLIT_FILE, "w");
+	err = !f || fwrite(buf, 1, (size_t)n, f) != (size_t)n;
+	if (f)
+		err |= fclose(f) != 0;
+	t = tb_now() - t0;
+	munmap(map, len + THP_SIZE);
+	return err ? -1 : t * 1e9 / SPLIT_THPS;
+}
+
+/* The median round under @policy, in a child of its own: a fresh mm that
+ * only ever ran on this CPU, so no flush leaves it. -1 on failure. */
+static double split_ns(const char *policy)
+{
+	double *out = mmap(NULL, sizeof(double), PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0), v;
+	int status;
+	pid_t pid;
+
+	if (out == MAP_FAILED)
+		return -1;
+	*out = -1;
+	if (tb_write_file(SPLIT_POLICY, policy) == 0 && (pid = fork()) >= 0) {
+		if (pid == 0) {
+			double r[SPLIT_ROUNDS];
+			unsigned int i;
+
+			for (i = 0; i < SPLIT_ROUNDS && (r[i] = split_round_ns()) >= 0; i++)
+				;
+			*out = i == SPLIT_ROUNDS ? median(r, SPLIT_ROUNDS) : -1;
+			_exit(0);
+		}
+		waitpid(pid, &status, 0);
+	}
+	v = *out;
+	munmap(out, sizeof(double));
+	return v;
+}
+
+/* The bracketed choice of a sysfs selector ("always [madvise] never"). */
+static int read_choice(const char *path, char *buf, size_t len)
+{
+	char line[128], *a, *b;
+	FILE *f = fopen(path, "r");
+	int ok = f && fgets(line, sizeof(line), f);
+
+	if (f)
+		fclose(f);
+	if (!ok || !(a = strchr(line, '[')) || !(b = strchr(a, ']')) || (size_t)(b - a) > len)
+		return -1;
+	memcpy(buf, a + 1, (size_t)(b - a - 1));
+	buf[b - a - 1] = '\0';
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct tb_nodes nodes;
 	unsigned int reps = 2000;
 	int near[MAX_SPINNERS], far[1], all[MAX_SPINNERS];
 	double s0, s1, s3, s7, sfar, irqs7, fault, migrate, pte, fault_l, migrate_l, pte_l, sweep;
-	double refill_l, warm_l, refill_192_l, warm_192_l;
+	double refill_l, warm_l, refill_192_l, warm_192_l, split_b = -1, split_p = -1;
+	char thp[16], policy[16];
 	int every[MAX_SPINNERS + 1];
 	pid_t load[MAX_SPINNERS];
 
@@ -415,15 +520,24 @@ int main(int argc, char **argv)
 	for (int i = 0; i < MAX_SPINNERS; i++)
 		every[i + 1] = all[i];
 	sweep = sweep_ns(every, MAX_SPINNERS + 1);
+	/* Last, as THP "always" would change the faults measured above. */
+	if (!read_choice(THP_ENABLED, thp, sizeof(thp)) &&
+	    !read_choice(SPLIT_POLICY, policy, sizeof(policy)) &&
+	    !tb_write_file(THP_ENABLED, "always")) {
+		split_b = split_ns("batched");
+		split_p = split_ns("per-pte");
+		tb_write_file(SPLIT_POLICY, policy);
+		tb_write_file(THP_ENABLED, thp);
+	}
 	printf("@@micro reps=%u shootdown_0_ns=%.0f shootdown_1_ns=%.0f shootdown_3_ns=%.0f "
-	       "shootdown_7_ns=%.0f shootdown_far_ns=%.0f ipi_first_ns=%.0f ipi_extra_ns=%.0f "
+	       "shootdown_7_ns=%.0f shootdown_far_ns=%.0f ipi_first_ns=%.0f ipi_extra_ns=%.0f ipi_extra7_ns=%.0f "
 	       "ipi_socket_ns=%.0f tlb_irqs_per_shootdown=%.2f fault_ns=%.0f copy_4k_ns=%.0f "
 	       "migrate_page_ns=%.0f protnone_pte_ns=%.1f fault_loaded_ns=%.0f "
 	       "migrate_page_loaded_ns=%.0f protnone_pte_loaded_ns=%.1f tlb_refill_loaded_ns=%.1f "
 	       "warm_pass_loaded_ns=%.1f tlb_refill_192_loaded_ns=%.1f warm_pass_192_loaded_ns=%.1f "
-	       "sweep_ns_per_page=%.1f\n",
-	       reps, s0, s1, s3, s7, sfar, s1 - s0, (s3 - s1) / 2, sfar - s1, irqs7,
+	       "sweep_ns_per_page=%.1f split_thp_batched_ns=%.0f split_thp_per_pte_ns=%.0f\n",
+	       reps, s0, s1, s3, s7, sfar, s1 - s0, (s3 - s1) / 2, (s7 - s1) / 6, sfar - s1, irqs7,
 	       fault, copy_ns(reps), migrate, pte, fault_l, migrate_l, pte_l, refill_l,
-	       warm_l, refill_192_l, warm_192_l, sweep);
+	       warm_l, refill_192_l, warm_192_l, sweep, split_b, split_p);
 	return 0;
 }
