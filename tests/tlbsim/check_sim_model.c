@@ -958,21 +958,43 @@ START_TEST(test_moving_thread_switches_at_a_due_sweep_end)
 	ck_assert_uint_eq(t0->cpu, 0);
 	ck_assert(t0->switch_wanted);
 	ck_assert_uint_eq(s->st.node_switches, 0);
+	/* CPU 0 lost 7 us that thread 0 has not paid for yet: it owes them
+	 * still on CPU 2. */
+	s->cpu[0].acct.irq_ns += 7000;
 	s->now = 2500000;
 	sim_sweep_done(s, 2); /* due too: the two swap */
+	ck_assert_uint_eq(sim_cpu_lost_ns(&s->cpu[2]) - t0->lost_seen_ns, 7000);
 	ck_assert_uint_eq(t0->cpu, 2);
 	ck_assert_uint_eq(t2->cpu, 0);
 	ck_assert(!t0->switch_wanted && !t2->switch_wanted);
 	ck_assert_uint_eq(t0->switch_due_ns, 3500000);
 	ck_assert_uint_eq(t2->switch_due_ns, 3500000);
 	ck_assert_uint_eq(s->st.node_switches, 2);
-	/* Without thread 3, CPU 3 of node 1 is idle: thread 2 goes alone. */
+	/* Without thread 3, CPU 3 of node 1 is idle: thread 2 goes alone,
+	 * and the mm's CPU set gains it. */
 	s->nr_threads = 3;
+	tlbp_cpuset_clear(&s->mm[0].cpus, 3);
 	s->now = 3500000;
 	sim_sweep_done(s, 2);
 	ck_assert_uint_eq(t2->cpu, 3);
 	ck_assert_uint_eq(s->st.node_switches, 3);
 	ck_assert(tlbp_cpuset_test(&s->mm[0].cpus, 3));
+	destroy(s);
+}
+END_TEST
+
+/* With one node there is nowhere to switch to. */
+START_TEST(test_moving_thread_stays_on_one_node)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+
+	s->nr_nodes = 1;
+	s->nr_threads = 3; /* CPU 3 idle */
+	s->thread[0].moving = true;
+	s->now = 1;
+	sim_sweep_done(s, 0);
+	ck_assert_uint_eq(s->thread[0].cpu, 0);
+	ck_assert_uint_eq(s->st.node_switches, 0);
 	destroy(s);
 }
 END_TEST
@@ -1036,6 +1058,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_oracle_unbounded_tlb_catches_never_flush);
 	tcase_add_test(tc, test_sweep_stops_at_a_fault);
 	tcase_add_test(tc, test_moving_thread_switches_at_a_due_sweep_end);
+	tcase_add_test(tc, test_moving_thread_stays_on_one_node);
 	tcase_add_test(tc, test_sweep_end_is_a_whole_part_written);
 	suite_add_tcase(s, tc);
 	return s;

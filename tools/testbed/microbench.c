@@ -63,6 +63,7 @@
  */
 #include "tb_common.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -408,8 +409,11 @@ static double split_round_ns(void)
 	for (unsigned int i = 0; i < SPLIT_THPS; i++) {
 		char *page = p + i * THP_SIZE + THP_SIZE / 2;
 
-		mprotect(page, TB_PAGE_SIZE, PROT_READ);
-		mprotect(page, TB_PAGE_SIZE, PROT_READ | PROT_WRITE);
+		if (mprotect(page, TB_PAGE_SIZE, PROT_READ) ||
+		    mprotect(page, TB_PAGE_SIZE, PROT_READ | PROT_WRITE)) {
+			munmap(map, len + THP_SIZE);
+			return -1;
+		}
 	}
 	for (size_t off = 0; off < len; off += TB_PAGE_SIZE)
 		((volatile char *)p)[off] = 2;
@@ -432,7 +436,7 @@ static double split_ns(const char *policy)
 	double *out = mmap(NULL, sizeof(double), PROT_READ | PROT_WRITE,
 			   MAP_SHARED | MAP_ANONYMOUS, -1, 0), v;
 	int status;
-	pid_t pid;
+	pid_t pid, r;
 
 	if (out == MAP_FAILED)
 		return -1;
@@ -447,7 +451,10 @@ static double split_ns(const char *policy)
 			*out = i == SPLIT_ROUNDS ? median(r, SPLIT_ROUNDS) : -1;
 			_exit(0);
 		}
-		waitpid(pid, &status, 0);
+		while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+			;
+		if (r < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+			*out = -1;
 	}
 	v = *out;
 	munmap(out, sizeof(double));

@@ -4,8 +4,9 @@
  *
  *   [slice of moving thread 0] ... [slice of moving thread M-1] [stable region]
  *
- * Moving threads switch node every switch_ms, so NUMA balancing migrates
- * their slices; stable threads stay on their node and only take hint
+ * Moving threads switch node at the end of the first sweep of their
+ * slice once switch_ms have passed since their last switch, so NUMA
+ * balancing migrates their slices; stable threads stay on their node and only take hint
  * faults. The scanner walks in address order, so the slices are marked
  * first and migrate while the same pass is still marking the stable
  * region: migration unmaps and scanner page-table walks overlap, which is

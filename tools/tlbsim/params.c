@@ -75,7 +75,7 @@ const struct param_def param_defs[NR_PARAMS] = {
 		"probability: migrate_prob of misplaced faults migrate; last-node: should_numa_migrate_memory() of mm/mempolicy.c 6.12, a private folio migrates on its first fault while the mm has done at most 4 scan sequences, later only when its previous fault came from the same node" },
 	[P_SCAN_OVERHEAD_RATIO] = { "scan_overhead_ratio", "factor", 0, 0, 1000, false, WL, NULL,
 		"kernel/sched/fair.c 6.12, task_numa_work(): the task that scanned may trigger the next scan only after running 32 times the scan's runtime (its 3% cap on scan overhead); 0 = not modelled" },
-	[P_MOVING_THREADS] = { "moving_threads", "threads", 4, 0, 64, true, SC, NULL, NUMA_REGIONS "threads that switch node every switch_ms" },
+	[P_MOVING_THREADS] = { "moving_threads", "threads", 4, 0, 64, true, SC, NULL, NUMA_REGIONS "threads that switch node, each at the end of its first sweep switch_ms after its last switch" },
 	[P_STABLE_THREADS] = { "stable_threads", "threads", 4, 0, 64, true, SC, NULL, NUMA_REGIONS "threads that stay on their node" },
 	[P_SLICE_MIB] = { "slice_mib", "MiB", 32, 1, 1 << 20, true, SC, NULL, NUMA_REGIONS "a moving thread's part, at the start of the region" },
 	[P_STABLE_MIB] = { "stable_mib", "MiB", 192, 1, 1 << 20, true, SC, NULL, NUMA_REGIONS "a stable thread's part, after the moving slices" },

@@ -258,7 +258,7 @@ static void convoy(struct sim *s, struct mm *mm, const struct scan_call *c)
 	for (i = mm->first_thread; i < mm->first_thread + mm->nr_threads; i++) {
 		struct acct *a = &s->cpu[s->thread[i].cpu].acct;
 
-		if (s->thread[i].cpu == c->cpu)
+		if (i == c->task)
 			continue; /* the pass's own task holds the lock */
 		a->spin_ns += spin;
 		a->sleep_ns += stall - spin;

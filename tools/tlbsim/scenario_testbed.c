@@ -8,9 +8,9 @@
  * One region, laid out as [moving slices][stable parts]; each thread
  * writes one byte per page of its own part in a loop. Moving threads
  * start on alternate nodes and switch node at the end of the first sweep
- * after switch_ms (path_sched.c); stable threads stay. The guest's NUMA balancing knobs are the testbed's (/init), and
- * the measured window opens after the warm-up, as the workload's counter
- * snapshots do. The four workload variants are parameters: folio_order=4
+ * after switch_ms (path_sched.c); stable threads stay. The guest's NUMA
+ * balancing knobs are the testbed's (/init), and the measured window
+ * opens after the warm-up, as the workload's counter snapshots do. The four workload variants are parameters: folio_order=4
  * (mthp64), shared_mappers=2 with 16/32 MiB parts (shared: the second
  * process runs the second half of the threads and maps everything),
  * folio_order=9 split_partial_thp=1 (thp-split).
@@ -114,7 +114,7 @@ static void describe_testbed(const struct params *eff, char *buf, size_t len)
 	if (n < 0 || (size_t)n >= len)
 		return;
 	snprintf(buf + n, len - (size_t)n,
-		 "; %g moving x %g MiB (switch every %g ms) + %g stable x %g MiB, %g KiB folios%s%s; %g s warm-up + %g s window",
+		 "; %g moving x %g MiB (switch after %g ms) + %g stable x %g MiB, %g KiB folios%s%s; %g s warm-up + %g s window",
 		 eff->v[P_MOVING_THREADS], eff->v[P_SLICE_MIB], eff->v[P_SWITCH_MS],
 		 eff->v[P_STABLE_THREADS], eff->v[P_STABLE_MIB],
 		 4.0 * (1 << (int)eff->v[P_FOLIO_ORDER]),
@@ -138,7 +138,7 @@ static bool check_testbed(const struct params *eff, char *buf, size_t len)
 		return true;
 	}
 	if (((unsigned int)eff->v[P_MOVING_THREADS]) % 2) {
-		snprintf(buf, len, "moving_threads=%g: moving threads switch nodes in pairs",
+		snprintf(buf, len, "moving_threads=%g: moving threads start on alternate nodes in pairs",
 			 eff->v[P_MOVING_THREADS]);
 		return true;
 	}
@@ -210,7 +210,8 @@ static int build(struct sim *s, unsigned int moving, unsigned int stable)
 		for (v = t->slice_start; v < t->slice_start + t->slice_pages; v++)
 			o->page[v].node = (uint8_t)s->cpu[t->cpu].node;
 	}
-	/* A moving thread also runs on its partner's CPU. */
+	/* A moving thread also runs on its partner's CPU, where it goes
+	 * when both are due first; move_to() adds any other it takes. */
 	for (i = 0; i + 1 < moving; i += 2) {
 		sim_mm_add_cpu(s, s->thread[i].mm, s->thread[i + 1].cpu);
 		sim_mm_add_cpu(s, s->thread[i + 1].mm, s->thread[i].cpu);

@@ -274,7 +274,7 @@ void sim_access(struct sim *s, unsigned int ti)
 	t->lost_seen_ns = sim_cpu_lost_ns(c);
 	/* A whole part written: the sweep is over (it may move the thread). */
 	if (sweep && (t->swept += pages) >= t->slice_pages) {
-		t->swept -= t->slice_pages;
+		t->swept %= t->slice_pages;
 		sim_sweep_done(s, ti);
 	}
 	pick_next(s, t);
