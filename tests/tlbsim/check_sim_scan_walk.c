@@ -321,11 +321,12 @@ END_TEST
 
 START_TEST(test_walk_fault_bit_goes_to_the_vma_of_its_page)
 {
+	const uint64_t everyone = (1ULL << NR_TASKS) - 1;
 	unsigned int i;
 
 	ck_assert_int_eq(scan_walk_add(walk, VMA_FAULTERS_NONE, 0), 0);
 	add_pieces();
-	ck_assert_int_eq(scan_walk_add(walk, VMA_FAULTERS_ONE, 0), 0);
+	ck_assert_int_eq(scan_walk_add_read(walk, &everyone, 1), 0);
 	/* No numab_state before the scanner first meets a VMA. */
 	scan_walk_hint_fault(walk, 3, 0);
 	ck_assert_uint_eq(walk->vma[1].pids[1], 0);
@@ -496,6 +497,52 @@ START_TEST(test_walk_offset_past_a_vma_opens_it)
 }
 END_TEST
 
+START_TEST(test_walk_read_pages_take_one_fault_each)
+{
+	/* Two pages, read by tasks 0-1 and by tasks 2-3: a marking gives
+	 * each page's first reader to touch it the one fault, so one bit of
+	 * each pair, and over many runs any reader can be that one. */
+	const uint64_t readers[2] = { 0x3, 0xc };
+	uint64_t seen = 0;
+	unsigned int run;
+
+	for (run = 0; run < 64; run++) {
+		uint64_t bits;
+
+		free(walk);
+		walk = scan_walk_new(WALK_CAP);
+		ck_assert_ptr_nonnull(walk);
+		mm->walk = walk;
+		mm->scan_seq = 0;
+		ck_assert_int_eq(scan_walk_add_read(walk, readers, 2), 0);
+		scan_walk_add_pages(walk, 0, NR_PAGES);
+		ck_assert_uint_eq(call(run % NR_TASKS, 0), NR_PAGES);
+		bits = walk->vma[0].pids[1];
+		ck_assert_int_eq(__builtin_popcountll(bits & 0x3), 1);
+		ck_assert_int_eq(__builtin_popcountll(bits & 0xc), 1);
+		ck_assert_uint_eq(bits & ~0xfULL, 0);
+		seen |= bits;
+	}
+	ck_assert_uint_eq(seen, 0xf);
+}
+END_TEST
+
+START_TEST(test_walk_refuses_bad_read_pages)
+{
+	uint64_t readers[WALK_READ_PAGES_MAX + 1] = { 1, 1, 1, 1, 1 };
+	const uint64_t none_on_one[2] = { 0x1, 0 };
+
+	ck_assert_int_eq(scan_walk_add(walk, VMA_FAULTERS_READ, 0), -1);
+	ck_assert_int_eq(scan_walk_add_read(walk, readers, 0), -1);
+	ck_assert_int_eq(scan_walk_add_read(walk, readers, WALK_READ_PAGES_MAX + 1), -1);
+	ck_assert_int_eq(scan_walk_add_read(walk, none_on_one, 2), -1);
+	ck_assert_uint_eq(walk->nr, 0);
+	ck_assert_int_eq(scan_walk_add_read(walk, readers, WALK_READ_PAGES_MAX), 0);
+	ck_assert_uint_eq(walk->nr, 1);
+	ck_assert_uint_eq(walk->vma[0].nr_read, WALK_READ_PAGES_MAX);
+}
+END_TEST
+
 START_TEST(test_walk_refuses_bad_page_ranges)
 {
 	ck_assert_int_eq(scan_walk_add(walk, VMA_FAULTERS_PAGES, 0), -1);
@@ -544,6 +591,8 @@ static Suite *scan_walk_suite(void)
 	tcase_add_test(tc, test_walk_virtual_budget_ends_a_call);
 	tcase_add_test(tc, test_walk_goes_on_inside_a_vma_untested);
 	tcase_add_test(tc, test_walk_offset_past_a_vma_opens_it);
+	tcase_add_test(tc, test_walk_read_pages_take_one_fault_each);
+	tcase_add_test(tc, test_walk_refuses_bad_read_pages);
 	tcase_add_test(tc, test_walk_refuses_bad_page_ranges);
 	tcase_add_test(tc, test_walk_refuses_a_vma_past_its_capacity);
 	suite_add_tcase(s, tc);

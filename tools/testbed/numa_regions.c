@@ -316,6 +316,11 @@ static void sweeps_now(const struct control *ctl, const struct params *p,
 		sum[i >= p->moving] += ((const volatile unsigned long *)ctl->passes)[i];
 }
 
+/*
+ * tlbsim's testbed scenario models where this frame puts p and ws[], which
+ * every worker reads each sweep (tools/tlbsim/testbed_frame.c): a change to
+ * main()'s locals moves them, and the offsets there must follow.
+ */
 int main(int argc, char **argv)
 {
 	struct params p;

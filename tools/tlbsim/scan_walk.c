@@ -68,9 +68,28 @@ static struct walk_vma *append(struct vma_walk *w, enum vma_faulters f, unsigned
 
 int scan_walk_add(struct vma_walk *w, enum vma_faulters f, unsigned int owner)
 {
-	if (f == VMA_FAULTERS_PAGES)
-		return -1; /* a VMA of modelled pages needs its range */
+	if (f != VMA_FAULTERS_NONE && f != VMA_FAULTERS_OWN)
+		return -1; /* modelled pages need their range, read pages their readers */
 	return append(w, f, owner) ? 0 : -1;
+}
+
+int scan_walk_add_read(struct vma_walk *w, const uint64_t *readers, unsigned int nr)
+{
+	struct walk_vma *v;
+	unsigned int i;
+
+	if (!nr || nr > WALK_READ_PAGES_MAX)
+		return -1;
+	for (i = 0; i < nr; i++)
+		if (!readers[i])
+			return -1;
+	v = append(w, VMA_FAULTERS_READ, 0);
+	if (!v)
+		return -1;
+	v->nr_read = nr;
+	for (i = 0; i < nr; i++)
+		v->readers[i] = readers[i];
+	return 0;
 }
 
 int scan_walk_add_pages(struct vma_walk *w, uint64_t start, uint64_t end)
@@ -93,16 +112,32 @@ static uint64_t task_bit(unsigned int task)
 	return 1ULL << (task % 64);
 }
 
+/* One of @mask's bits, each as likely. */
+static uint64_t any_bit(struct sim *s, uint64_t mask)
+{
+	uint64_t k = rng_below(&s->rng, (uint64_t)__builtin_popcountll(mask));
+
+	while (k--)
+		mask &= mask - 1;
+	return mask & -mask;
+}
+
 /*
  * The bits of the tasks that fault on @v soon after it is marked. A page
- * every task reads takes one hint fault, by whichever task touches it
- * first, which maps it again for the rest: one bit, not all of them.
+ * its readers touch every sweep takes one hint fault, by whichever of them
+ * touches it first, which maps it again for the rest: one bit a page, not
+ * one a reader.
  */
-static uint64_t faulter_bits(struct sim *s, const struct walk_vma *v, unsigned int nr_tasks)
+static uint64_t faulter_bits(struct sim *s, const struct walk_vma *v)
 {
+	uint64_t bits = 0;
+	unsigned int i;
+
 	switch (v->faulters) {
-	case VMA_FAULTERS_ONE:
-		return task_bit((unsigned int)rng_below(&s->rng, nr_tasks));
+	case VMA_FAULTERS_READ:
+		for (i = 0; i < v->nr_read; i++)
+			bits |= any_bit(s, v->readers[i]);
+		return bits;
 	case VMA_FAULTERS_OWN:
 		return task_bit(v->owner);
 	default:
@@ -239,7 +274,7 @@ static bool vma_range(struct sim *s, struct mm *mm, struct walk_call *c)
 	/* change_pte_range(): a present PTE made PROT_NONE needs a flush
 	 * (pte_needs_flush()), one already PROT_NONE is skipped. Its
 	 * faulters map it again. */
-	bits = faulter_bits(s, v, mm->nr_threads);
+	bits = faulter_bits(s, v);
 	remapped = v->remapped;
 	v->remapped = bits != 0;
 	v->pids[1] |= bits;

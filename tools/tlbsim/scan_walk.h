@@ -18,7 +18,8 @@ struct mm;
  * scanner marks it, and so set their bit in its pids_active. */
 enum vma_faulters {
 	VMA_FAULTERS_NONE, /* nobody running (the sleeping main thread's) */
-	VMA_FAULTERS_ONE,  /* one page every task reads: the first to touch it */
+	VMA_FAULTERS_READ, /* pages tasks read every sweep: the first of a
+			    * page's readers to touch it after a marking */
 	VMA_FAULTERS_OWN,  /* one task: its stack */
 	VMA_FAULTERS_PAGES, /* modelled pages: bits set by their hint faults */
 };
@@ -29,9 +30,15 @@ struct scan_range {
 	uint64_t start, end;
 };
 
+/* Pages of a VMA_FAULTERS_READ VMA with readers, at most */
+#define WALK_READ_PAGES_MAX 4
+
 struct walk_vma {
 	enum vma_faulters faulters;
 	unsigned int owner;      /* VMA_FAULTERS_OWN: index of the task in its mm */
+	/* VMA_FAULTERS_READ: each page's readers, one bit a task */
+	unsigned int nr_read;
+	uint64_t readers[WALK_READ_PAGES_MAX];
 	bool started;            /* numab_state allocated */
 	uint64_t start_seq;      /* numab_state->start_scan_seq */
 	uint64_t prev_seq;       /* numab_state->prev_scan_seq */
@@ -79,8 +86,14 @@ struct walk_call {
 struct vma_walk *scan_walk_new(unsigned int cap);
 
 /* Appends a VMA (address order) with no modelled pages, faulted on by
- * @f (not VMA_FAULTERS_PAGES); -1 if the walk is full or @f is. */
+ * nobody (VMA_FAULTERS_NONE) or by task @owner (VMA_FAULTERS_OWN); -1 if
+ * the walk is full or @f is another kind. */
 int scan_walk_add(struct vma_walk *w, enum vma_faulters f, unsigned int owner);
+/* Appends a VMA (address order) with @nr pages that tasks read every
+ * sweep, page i by the tasks in @readers[i] (one bit a task's index in
+ * its mm); -1 if the walk is full, @nr is 0 or above
+ * WALK_READ_PAGES_MAX, or a page has no reader. */
+int scan_walk_add_read(struct vma_walk *w, const uint64_t *readers, unsigned int nr);
 /* Appends a VMA (address order) that maps the mm's pages [@start, @end);
  * its bits come from their hint faults. -1 if the walk is full, the range
  * is empty or it does not lie above the last such VMA's. */

@@ -23,7 +23,9 @@
 #include "scan_walk.h"
 #include "paths.h"
 #include "profile.h"
+#include "rng.h"
 #include "scenario_setup.h"
+#include "testbed_frame.h"
 
 static const struct policy_def testbed_policies[] = {
 	{ "always", { .migrate = TLBP_MIGRATE_BATCH_ALWAYS, .hint = TLBP_HINT_DEFERRED_MAP }, UNSAFE_NONE, true, "6.12's defaults: batch whenever async, deferred map" },
@@ -239,18 +241,34 @@ static int add_region(struct vma_walk *w, const struct sim *s, const struct mm *
 }
 
 /*
+ * The main thread's stack: the pages of main()'s frame that @mm's
+ * workers read (testbed_frame.c), the frame @base bytes into its page.
+ * The child of numa-shared runs the second half of the workers on its
+ * own copy of the frame, at the same place.
+ */
+static int add_main_stack(struct vma_walk *w, const struct mm *mm, uint64_t base)
+{
+	uint64_t readers[WALK_READ_PAGES_MAX];
+	int nr = testbed_frame_readers(base, mm->first_thread, mm->nr_threads, readers,
+				       WALK_READ_PAGES_MAX);
+
+	return nr < 0 ? -1 : scan_walk_add_read(w, readers, (unsigned int)nr);
+}
+
+/*
  * numa_regions' VMAs in address order, as /proc/PID/maps listed them in
  * the guest (docs/kernel-port.md, "The scanner's walk over the VMAs"),
  * with the tasks that fault on each soon after the scanner marks it: the
  * binary's data and bss and the heap (the main thread's, asleep in the
  * window), one stack per worker (top-down, so the first worker's is the
  * highest; only its worker faults on it), the region, the control page
- * and the main thread's stack (every worker reads a page of each every
- * sweep: the first to touch it after a marking takes its one fault), and
- * the vDSO (nobody). The read-only file mappings, the guard pages and
- * [vvar] are never scanned and are left out.
+ * (one page every worker reads each sweep: the first to touch it after a
+ * marking takes its one fault), the vDSO (nobody) and the main thread's
+ * stack (add_main_stack()). The read-only file mappings, the guard pages
+ * and [vvar] are never scanned and are left out. @frame_base: where
+ * main()'s frame starts in its page, in bytes.
  */
-static int layout_vmas(const struct sim *s, struct mm *mm)
+static int layout_vmas(const struct sim *s, struct mm *mm, uint64_t frame_base)
 {
 	uint64_t nr = folio_pages(mm, 0);
 	uint64_t region = scenario_half_mapped(&s->p) ? (mm->nr_pages + nr - 1) / nr : 1;
@@ -258,6 +276,7 @@ static int layout_vmas(const struct sim *s, struct mm *mm)
 	 * the main thread's stack; a stack per worker; the region's */
 	uint64_t vmas = 6 + (uint64_t)mm->nr_threads + region;
 	struct vma_walk *w = vmas <= UINT_MAX ? scan_walk_new((unsigned int)vmas) : NULL;
+	uint64_t everyone = mm->nr_threads >= 64 ? ~0ULL : (1ULL << mm->nr_threads) - 1;
 	unsigned int i;
 	int err = 0;
 
@@ -269,9 +288,9 @@ static int layout_vmas(const struct sim *s, struct mm *mm)
 	for (i = mm->nr_threads; i-- > 0;)
 		err |= scan_walk_add(w, VMA_FAULTERS_OWN, i);
 	err |= add_region(w, s, mm);
-	err |= scan_walk_add(w, VMA_FAULTERS_ONE, 0);
+	err |= scan_walk_add_read(w, &everyone, 1);
 	err |= scan_walk_add(w, VMA_FAULTERS_NONE, 0);
-	err |= scan_walk_add(w, VMA_FAULTERS_ONE, 0);
+	err |= add_main_stack(w, mm, frame_base);
 	return err;
 }
 
@@ -280,7 +299,7 @@ static int setup_testbed(struct sim *s, const struct policy_def *pol)
 	const struct params *p = &s->p;
 	unsigned int moving = (unsigned int)p->v[P_MOVING_THREADS], i;
 	unsigned int stable = (unsigned int)p->v[P_STABLE_THREADS];
-	uint64_t warmup = (uint64_t)(p->v[P_WARMUP_S] * 1e9);
+	uint64_t warmup = (uint64_t)(p->v[P_WARMUP_S] * 1e9), frame_base;
 
 	s->policy.migrate = pol->lib.migrate;
 	s->policy.hint = pol->lib.hint;
@@ -291,8 +310,11 @@ static int setup_testbed(struct sim *s, const struct policy_def *pol)
 	    sim_machine_tlbs_unbounded(s))
 		return -1;
 	scenario_unmap_partial(s);
+	/* The run's stack offset: the child of numa-shared inherits it. */
+	frame_base = rng_below(&s->rng, (1u << PAGE_SHIFT) / TESTBED_FRAME_ALIGN) *
+		     TESTBED_FRAME_ALIGN;
 	for (i = 0; i < s->nr_mms; i++)
-		if (layout_vmas(s, &s->mm[i]))
+		if (layout_vmas(s, &s->mm[i], frame_base))
 			return -1;
 	s->end_ns = warmup + (uint64_t)(p->v[P_DURATION_S] * 1e9);
 	s->balancing = pol->balancing;

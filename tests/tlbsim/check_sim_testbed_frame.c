@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Which pages of numa_regions' main() frame its workers read
+ * (tools/tlbsim/testbed_frame.c), from the layout the testbed's binary
+ * has: `objdump -d` of main() built as scripts/testbed-initramfs.sh
+ * builds it puts struct params (48 bytes) at 128 bytes above the stack
+ * pointer and ws[], 64 bytes a worker, at 960. The cases place the frame
+ * by hand so that a page boundary falls nowhere, between the two, inside
+ * ws[], or below both.
+ */
+#include <check.h>
+#include "testbed_frame.h"
+#include "suite_runner.h"
+
+static uint64_t readers[4];
+
+START_TEST(test_frame_on_one_page)
+{
+	/* 128..176 and 960..1472: one page, read by all eight. */
+	ck_assert_int_eq(testbed_frame_readers(0, 0, 8, readers, 4), 1);
+	ck_assert_uint_eq(readers[0], 0xff);
+}
+END_TEST
+
+START_TEST(test_frame_params_and_arguments_apart)
+{
+	/* params end at 4096 exactly, ws[] starts at 4880: two pages, each
+	 * read by every worker. */
+	ck_assert_int_eq(testbed_frame_readers(3920, 0, 8, readers, 4), 2);
+	ck_assert_uint_eq(readers[0], 0xff);
+	ck_assert_uint_eq(readers[1], 0xff);
+}
+END_TEST
+
+START_TEST(test_frame_boundary_inside_the_arguments)
+{
+	/* ws[0..3] at 3840..4096, ws[4..7] past the boundary: the second
+	 * page is read by workers 4-7 only. */
+	ck_assert_int_eq(testbed_frame_readers(2880, 0, 8, readers, 4), 2);
+	ck_assert_uint_eq(readers[0], 0xff);
+	ck_assert_uint_eq(readers[1], 0xf0);
+	/* numa-shared: the parent's four read the first page only, the
+	 * child's four (ws[4..7], bits of their own process) both. */
+	ck_assert_int_eq(testbed_frame_readers(2880, 0, 4, readers, 4), 1);
+	ck_assert_uint_eq(readers[0], 0xf);
+	ck_assert_int_eq(testbed_frame_readers(2880, 4, 4, readers, 4), 2);
+	ck_assert_uint_eq(readers[0], 0xf);
+	ck_assert_uint_eq(readers[1], 0xf);
+}
+END_TEST
+
+START_TEST(test_frame_leaves_out_a_page_nobody_reads)
+{
+	/* Everything read lies past the first page's end. */
+	ck_assert_int_eq(testbed_frame_readers(4000, 0, 8, readers, 4), 1);
+	ck_assert_uint_eq(readers[0], 0xff);
+}
+END_TEST
+
+START_TEST(test_frame_refuses_bad_input)
+{
+	ck_assert_int_eq(testbed_frame_readers(4096, 0, 8, readers, 4), -1);
+	ck_assert_int_eq(testbed_frame_readers(0, 0, 0, readers, 4), -1);
+	ck_assert_int_eq(testbed_frame_readers(0, 60, 8, readers, 4), -1); /* past ws[63] */
+	/* ws[63] ends 5056 bytes up: the last there is room for. */
+	ck_assert_int_eq(testbed_frame_readers(0, 0, 64, readers, 4), 2);
+	ck_assert_int_eq(testbed_frame_readers(3920, 0, 8, readers, 1), -1); /* no room */
+}
+END_TEST
+
+static Suite *testbed_frame_suite(void)
+{
+	Suite *s = suite_create("sim_testbed_frame");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_frame_on_one_page);
+	tcase_add_test(tc, test_frame_params_and_arguments_apart);
+	tcase_add_test(tc, test_frame_boundary_inside_the_arguments);
+	tcase_add_test(tc, test_frame_leaves_out_a_page_nobody_reads);
+	tcase_add_test(tc, test_frame_refuses_bad_input);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return run_suite(testbed_frame_suite());
+}
