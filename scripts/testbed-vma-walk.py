@@ -9,10 +9,19 @@ long it took and how many batched-pending flushes it drained. Then a
 summary: calls, sequences completed, calls that marked the region, forced
 calls, drains, hint-fault migrations (and how many came while a scan had
 tlb_flush_pending up), and the guest's jiffies per millisecond of ktime.
+In mode=shared the second process's calls are marked "(child)" (its VMAs
+have the parent's addresses) and each process gets its summary line.
+Last, for each process, the main thread's stack: which of its pages the
+workers took hint faults on after its markings (numa_regions' main()
+frame holds what every worker reads; where the frame falls in its pages
+changes from run to run) and how many new pids_active bits each marking
+gained. The kernel logs a fault only when it sets a bit not already set,
+so both are lower bounds. The main thread's own faults are counted apart.
 
-The region is numa_regions' memory: the largest run of unnamed rw-p VMAs
-of one size, consecutive in the maps list, by their total size (one VMA,
-or in thp-split mode one 1 MiB VMA per THP); a run of VMAs prints as one line, and runs of
+The region is numa_regions' memory: the largest run of anonymous VMAs
+(rw-p, or rw-s of /dev/zero in mode=shared) of one size, consecutive in
+the maps list, by their total size (one VMA, or in thp-split mode one
+1 MiB VMA per THP); a run of VMAs prints as one line, and runs of
 consecutive indices a call scanned print as FIRST-LAST.
 
 Usage: testbed-vma-walk.py LOG
@@ -30,13 +39,17 @@ def parse(path):
     in_maps = False
     by_pid = {}
     tasks = set()
-    # The main stack's markings (kt) and its hint faults that set a bit
-    # (pid, page address), in log order: [('mark', kt) | ('bit', pid, addr)]
-    stack_events = []
+    main_pid = None
+    # Markings and bit-setting hint faults of any VMA, in log order, as
+    # (tag, pid, VMA start, page address): which VMA is the main stack and
+    # whose tasks are whose is known only once the listing is read.
+    marks = []
     with open(path, errors='replace') as f:
         for line in f:
             line = line.rstrip('\n')
             if line.startswith('@@maps-begin'):
+                m = re.search(r'pid=(\d+)', line)
+                main_pid = m.group(1) if m else None
                 in_maps = True
                 continue
             if line.startswith('@@maps-end'):
@@ -56,11 +69,9 @@ def parse(path):
                 continue
             tag = m.group(1)
             kv = dict(w.split('=', 1) for w in m.group(2).split() if '=' in w)
-            if tag in ('SCAN', 'FORCED', 'FAULTBIT') and kv.get('pid') in tasks:
-                stack = [a for a, _, _, name in maps if name == '[stack]']
-                if stack and int(kv['vma'].split('-')[0], 16) == stack[0]:
-                    stack_events.append(('bit', kv['pid'], int(kv['addr'], 16))
-                                        if tag == 'FAULTBIT' else ('mark', kv['kt']))
+            if tag in ('SCAN', 'FORCED', 'FAULTBIT') and 'vma' in kv:
+                marks.append((tag, kv.get('pid'), int(kv['vma'].split('-')[0], 16),
+                              int(kv['addr'], 16) if 'addr' in kv else None))
             if tag == 'ENTER':
                 call = {'kt': int(kv['kt']), 'pid': kv['pid'], 'seq': int(kv['seq']),
                         'scan': [], 'skips': 0, 'region': False, 'drains': 0,
@@ -82,7 +93,7 @@ def parse(path):
                     call['skips'] += 1
                 else:
                     call['scan'].append((tag == 'FORCED', start))
-    return maps, calls, jiffy_pairs, migrations, stack_events, tasks
+    return maps, calls, jiffy_pairs, migrations, marks, tasks, main_pid
 
 
 def anonymous(perm, name):
@@ -137,7 +148,7 @@ def compress(marks):
 def main():
     if len(sys.argv) != 2:
         sys.exit('usage: testbed-vma-walk.py LOG')
-    maps, calls, jp, migrations, stack_events, tasks = parse(sys.argv[1])
+    maps, calls, jp, migrations, vma_events, tasks, main_pid = parse(sys.argv[1])
     if not maps or not calls:
         sys.exit('testbed-vma-walk: no @@maps or no scanner lines in %s '
                  '(was the kernel built with kernel/patches/measure/?)' % sys.argv[1])
@@ -153,23 +164,32 @@ def main():
                                           '  <- the region' if i in region else ''))
     # mode=shared: a second process (its tasks are not in the listing)
     # scans its own copy of the VMAs, at the same addresses.
-    child = [c for c in calls if tasks and c['pid'] not in tasks]
+    child_pids = {c['pid'] for c in calls if tasks and c['pid'] not in tasks}
+    child = [c for c in calls if c['pid'] in child_pids]
+    parent = [c for c in calls if c['pid'] not in child_pids]
     t0 = calls[0]['kt']
     for c in calls:
         marks = [(forced, index.get(start, '?')) for forced, start in c['scan']]
         c['region'] = sum(i in region for _, i in marks)
         took = '%5d ms' % (c['end'] - c['kt']) if c['end'] is not None else '    ? ms'
         print('%7d ms  pid %s%s  seq %d  skipped %2d  took %s  drains %4d  scanned %s' %
-              (c['kt'] - t0, c['pid'], ' (child)' if c in child else '', c['seq'],
+              (c['kt'] - t0, c['pid'], ' (child)' if c['pid'] in child_pids else '', c['seq'],
                c['skips'], took, c['drains'], ','.join(compress(marks)) or '-'))
     rate = ((jp[-1][1] - jp[0][1]) / (jp[-1][0] - jp[0][0])
             if len(jp) > 1 and jp[-1][0] > jp[0][0] else float('nan'))
-    for label, mine in (('', [c for c in calls if c not in child]), ('child: ', child)):
+    for label, mine in (('', parent), ('child: ', child)):
         if mine:
             summary(label, mine, len(region))
     print('migrations %d (%d while a scan was pending), jiffies per ms of ktime %.3f' %
           (migrations[0], migrations[1], rate))
-    print_main_stack(maps, stack_events)
+    if not tasks:
+        print('main stack: the log lists no tasks (@@task), so no fault is anyone\'s')
+        return
+    # A child's faults: pids neither the listed tasks nor the main thread.
+    theirs = {pid for _, pid, _, _ in vma_events if pid not in tasks} | child_pids
+    print_main_stack('main stack', maps, vma_events, tasks - {main_pid}, main_pid)
+    if child_pids:
+        print_main_stack('child\'s main stack', maps, vma_events, theirs, None)
 
 
 def summary(label, calls, region_vmas):
@@ -183,24 +203,32 @@ def summary(label, calls, region_vmas):
            sum(c['skips'] for c in calls) / len(calls), sum(c['drains'] for c in calls)))
 
 
-def print_main_stack(maps, events):
-    """The main thread's stack: pages its workers faulted on, bits a marking."""
-    top = [b for _, b, _, name in maps if name == '[stack]']
-    if not top:
+def print_main_stack(label, maps, marks, workers, main_pid):
+    """A process's main stack: the pages its @workers took hint faults on
+    after its markings, the new bits a marking gained, and the main
+    thread's own faults apart."""
+    stack = [(a, b) for a, b, _, name in maps if name == '[stack]']
+    if not stack:
+        print('%s: the maps list no [stack]' % label)
         return
-    pages, per_mark = {}, []
-    for e in events:
-        if e[0] == 'mark':
-            per_mark.append(0)
-        elif per_mark:
+    start, top = stack[0]
+    pages, per_mark, own = {}, [], 0
+    for tag, pid, vma, addr in marks:
+        if vma != start:
+            continue
+        if tag != 'FAULTBIT':
+            if pid in workers:
+                per_mark.append(0)
+        elif pid == main_pid:
+            own += 1
+        elif pid in workers and per_mark:
             per_mark[-1] += 1
-            page = (top[0] - e[2]) >> 12
-            pages.setdefault(page, set()).add(e[1])
-    print('main stack: %d markings, new bits a marking %s; pages faulted on '
-          '(pages below the top: the tasks): %s' %
-          (len(per_mark), ','.join(map(str, per_mark)) or '-',
+            pages.setdefault((top - addr - 1) >> 12, set()).add(pid)
+    print('%s: %d markings, new bits a marking %s; pages faulted on '
+          '(pages below the top: the tasks): %s; the main thread\'s own faults %d' %
+          (label, len(per_mark), ','.join(map(str, per_mark)) or '-',
            '; '.join('%d: %s' % (p, ' '.join(sorted(pages[p])))
-                     for p in sorted(pages)) or '-'))
+                     for p in sorted(pages)) or '-', own))
 
 
 if __name__ == '__main__':

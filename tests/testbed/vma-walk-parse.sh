@@ -5,7 +5,9 @@
 # in the maps list (one VMA, or thp-split's 1 MiB VMAs; here three of
 # 4 MiB), not the larger thread stack; a call's scanned VMAs print as runs,
 # a VMA the maps do not list as "?", and the summary counts the calls and
-# markings that reached the region.
+# markings that reached the region. In mode=shared the child's calls are
+# marked and summed apart, and each process's main stack reports the pages
+# its workers faulted on after its markings, the main thread's apart.
 set -u
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 parse="python3 ${top_srcdir:-.}/scripts/testbed-vma-walk.py"
@@ -60,4 +62,42 @@ out=$($parse "$tmp/private.log") || bad "the parser exited non-zero"
 expect '^vma  3 rw-p  1048576 KiB   <- the region$' "one large VMA is the region"
 expect 'calls that marked the region 0 (0 markings of its 1 VMAs)' \
 	"a call that marked only the stack did not mark the region"
+fault() { # kt pid vma-start addr
+	printf '[ 1.0] tbvma FAULTBIT ms=%s pid=%s vma=%s-0 addr=%s\n' "$1" "$2" "$3" "$4"
+}
+{
+	echo '@@maps-begin pid=7'
+	echo '1000-2000 rw-p 00000000 00:00 0          /bin/numa_regions'
+	echo '90000000-90001000 rw-s 00000000 00:01 7          /dev/zero (deleted)'
+	echo '90001000-91001000 rw-s 00000000 00:01 8          /dev/zero (deleted)'
+	echo 'a0000000-a0010000 rw-p 00000000 00:00 0          [stack]'
+	echo '@@task 7 numa_regions'
+	echo '@@task 8 numa_regions'
+	echo '@@task 9 numa_regions'
+	echo '@@maps-end'
+	line ENTER 100 8 0
+	line SCAN 101 8 90001000
+	line SCAN 102 8 a0000000
+	line EXIT 103 8 0
+	fault 104 9 a0000000 a000f000   # top page
+	fault 105 8 a0000000 a000e000   # the next one down
+	fault 106 7 a0000000 a000d000   # the main thread's own
+	line ENTER 200 20 0             # the child
+	line SCAN 201 20 a0000000
+	line EXIT 202 20 0
+	fault 203 21 a0000000 a000f000
+	line ENTER 300 9 0
+	line SCAN 301 9 a0000000
+	line EXIT 302 9 0
+} >"$tmp/shared.log"
+out=$($parse "$tmp/shared.log") || bad "the parser exited non-zero"
+expect '^vma  2 rw-s    16384 KiB /dev/zero (deleted)  <- the region$' \
+	"mode=shared's region is the large MAP_SHARED VMA"
+expect 'pid 20 (child)  seq 0' "the child's call is marked"
+expect '^calls 2, .*calls that marked the region 1 ' "the parent's calls, summed apart"
+expect '^child: calls 1, ' "the child's calls, summed apart"
+expect "^main stack: 2 markings, new bits a marking 2,0; pages faulted on (pages below the top: the tasks): 0: 9; 1: 8; the main thread's own faults 1$" \
+	"the parent's stack: a page each for two workers, the main thread's fault apart"
+expect "^child's main stack: 1 markings, new bits a marking 1; pages faulted on (pages below the top: the tasks): 0: 21; " \
+	"the child's stack"
 [ "$fails" -eq 0 ]

@@ -529,8 +529,12 @@ END_TEST
 
 START_TEST(test_walk_refuses_bad_read_pages)
 {
-	uint64_t readers[WALK_READ_PAGES_MAX + 1] = { 1, 1, 1, 1, 1 };
+	uint64_t readers[WALK_READ_PAGES_MAX + 1];
 	const uint64_t none_on_one[2] = { 0x1, 0 };
+	unsigned int i;
+
+	for (i = 0; i <= WALK_READ_PAGES_MAX; i++)
+		readers[i] = 1;
 
 	ck_assert_int_eq(scan_walk_add(walk, VMA_FAULTERS_READ, 0), -1);
 	ck_assert_int_eq(scan_walk_add_read(walk, readers, 0), -1);

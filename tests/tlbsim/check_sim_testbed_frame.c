@@ -14,7 +14,7 @@
 
 static uint64_t readers[4];
 
-START_TEST(test_frame_on_one_page)
+START_TEST(test_testbed_frame_readers_on_one_page)
 {
 	/* 128..176 and 960..1472: one page, read by all eight. */
 	ck_assert_int_eq(testbed_frame_readers(0, 0, 8, readers, 4), 1);
@@ -22,7 +22,7 @@ START_TEST(test_frame_on_one_page)
 }
 END_TEST
 
-START_TEST(test_frame_params_and_arguments_apart)
+START_TEST(test_testbed_frame_readers_params_and_arguments_apart)
 {
 	/* params end at 4096 exactly, ws[] starts at 4880: two pages, each
 	 * read by every worker. */
@@ -32,7 +32,7 @@ START_TEST(test_frame_params_and_arguments_apart)
 }
 END_TEST
 
-START_TEST(test_frame_boundary_inside_the_arguments)
+START_TEST(test_testbed_frame_readers_boundary_inside_the_arguments)
 {
 	/* ws[0..3] at 3840..4096, ws[4..7] past the boundary: the second
 	 * page is read by workers 4-7 only. */
@@ -49,7 +49,29 @@ START_TEST(test_frame_boundary_inside_the_arguments)
 }
 END_TEST
 
-START_TEST(test_frame_leaves_out_a_page_nobody_reads)
+START_TEST(test_testbed_frame_readers_worker_straddles_a_boundary)
+{
+	/* base 2896 puts ws[i] at 3856 + 64 i: ws[3] spans 4048..4112, so
+	 * worker 3 reads both pages; ws[4..7] lie past the boundary. */
+	ck_assert_int_eq(testbed_frame_readers(2896, 0, 8, readers, 4), 2);
+	ck_assert_uint_eq(readers[0], 0xff);
+	ck_assert_uint_eq(readers[1], 0xf8);
+}
+END_TEST
+
+START_TEST(test_testbed_frame_readers_sixty_four_workers_on_three_pages)
+{
+	/* base 3520: params at 3648, ws[i] at 4480 + 64 i, to 8576: ws[0..57]
+	 * on the second page, ws[58..63] on the third, worker 63 bit 63. */
+	ck_assert_int_eq(testbed_frame_readers(3520, 0, 64, readers, 4), 3);
+	ck_assert_uint_eq(readers[0], ~0ULL);
+	ck_assert_uint_eq(readers[1], (1ULL << 58) - 1);
+	ck_assert_uint_eq(readers[2], ~0ULL << 58);
+	ck_assert_int_eq(testbed_frame_readers(3520, 0, 64, readers, 2), -1);
+}
+END_TEST
+
+START_TEST(test_testbed_frame_readers_leaves_out_a_page_nobody_reads)
 {
 	/* Everything read lies past the first page's end. */
 	ck_assert_int_eq(testbed_frame_readers(4000, 0, 8, readers, 4), 1);
@@ -57,7 +79,7 @@ START_TEST(test_frame_leaves_out_a_page_nobody_reads)
 }
 END_TEST
 
-START_TEST(test_frame_refuses_bad_input)
+START_TEST(test_testbed_frame_readers_refuses_bad_input)
 {
 	ck_assert_int_eq(testbed_frame_readers(4096, 0, 8, readers, 4), -1);
 	ck_assert_int_eq(testbed_frame_readers(0, 0, 0, readers, 4), -1);
@@ -73,11 +95,13 @@ static Suite *testbed_frame_suite(void)
 	Suite *s = suite_create("sim_testbed_frame");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_test(tc, test_frame_on_one_page);
-	tcase_add_test(tc, test_frame_params_and_arguments_apart);
-	tcase_add_test(tc, test_frame_boundary_inside_the_arguments);
-	tcase_add_test(tc, test_frame_leaves_out_a_page_nobody_reads);
-	tcase_add_test(tc, test_frame_refuses_bad_input);
+	tcase_add_test(tc, test_testbed_frame_readers_on_one_page);
+	tcase_add_test(tc, test_testbed_frame_readers_params_and_arguments_apart);
+	tcase_add_test(tc, test_testbed_frame_readers_boundary_inside_the_arguments);
+	tcase_add_test(tc, test_testbed_frame_readers_worker_straddles_a_boundary);
+	tcase_add_test(tc, test_testbed_frame_readers_sixty_four_workers_on_three_pages);
+	tcase_add_test(tc, test_testbed_frame_readers_leaves_out_a_page_nobody_reads);
+	tcase_add_test(tc, test_testbed_frame_readers_refuses_bad_input);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -160,6 +160,15 @@ expect_hint "thp-split does not read working_set_gib" sweep thp-split --vary wor
 expect_hint "thp-split does not report migrated_pages" sweep thp-split --vary threads=1,2 --metric migrated_pages
 expect_hint "unknown scenario 'nope'" list nope
 expect_error list thp-split extra
+# numa_regions runs at most 64 threads (its main() has room for no more):
+# the run fails and says why.
+n=$((n + 1))
+if "$tlbsim" run testbed --set cpus=96 --set moving_threads=34 --set stable_threads=32 \
+	>/dev/null 2>"$tmp/err" ||
+   ! grep -qF "66 threads: numa_regions runs at most 64 (MAX_THREADS)" "$tmp/err"; then
+	echo "FAIL: a testbed of 66 threads is not refused with its reason"; cat "$tmp/err"
+	fails=$((fails + 1))
+fi
 # Values that scale or clamp to one machine are refused before any run.
 expect_hint "--vary cpus: 8 and 16 run the same model (cpus=2" sweep numa-balancing --set scale=0.05 --vary cpus=8,16,32
 expect_hint "--vary threads: 16 and 32 run the same model (threads=8" sweep numa-balancing --set cpus=8 --vary threads=4,16,32

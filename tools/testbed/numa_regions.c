@@ -373,6 +373,10 @@ int main(int argc, char **argv)
 	       "switch_ms=%u warmup=%u window=%u\n", mode_names[p.mode],
 	       p.moving, p.stable, p.slice_mb, p.stable_mb, p.switch_ms,
 	       p.warmup, p.window);
+	/* Where this run's frame put what every worker reads, within its
+	 * page: the stack starts at a random offset (tlbsim draws it). */
+	printf("@@frame params=%lu workers=%lu\n", (unsigned long)((uintptr_t)&p & 4095),
+	       (unsigned long)((uintptr_t)ws & 4095));
 	fflush(stdout);
 
 	half = p.mode == MODE_SHARED ? (p.moving + p.stable) / 2 : p.moving + p.stable;

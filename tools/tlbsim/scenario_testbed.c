@@ -125,6 +125,9 @@ static void describe_testbed(const struct params *eff, char *buf, size_t len)
 		 eff->v[P_WARMUP_S], eff->v[P_DURATION_S]);
 }
 
+/* Every task of a process can be in a scan call of its own. */
+_Static_assert(TESTBED_FRAME_WORKERS_MAX <= SCAN_CALLS_MAX, "a scan call slot for every task");
+
 static bool check_testbed(const struct params *eff, char *buf, size_t len)
 {
 	unsigned int threads = (unsigned int)eff->v[P_THREADS];
@@ -134,9 +137,9 @@ static bool check_testbed(const struct params *eff, char *buf, size_t len)
 			 threads, eff->v[P_CPUS]);
 		return true;
 	}
-	if (threads > SCAN_CALLS_MAX) {
-		snprintf(buf, len, "%u threads: tlbsim keeps at most %u scan calls of a process under way",
-			 threads, SCAN_CALLS_MAX);
+	if (threads > TESTBED_FRAME_WORKERS_MAX) {
+		snprintf(buf, len, "%u threads: numa_regions runs at most %u (MAX_THREADS)",
+			 threads, TESTBED_FRAME_WORKERS_MAX);
 		return true;
 	}
 	if (((unsigned int)eff->v[P_MOVING_THREADS]) % 2) {

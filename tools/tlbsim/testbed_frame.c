@@ -14,21 +14,19 @@
  * that a page is read by only some of the workers. The guest's walk logs
  * show both (docs/kernel-port.md).
  */
-#include "sim.h"
+#include "sim.h" /* PAGE_SHIFT */
 #include "testbed_frame.h"
 
 #define FRAME_PARAMS_OFF 128
 #define FRAME_PARAMS_LEN 48
 #define FRAME_WORKERS_OFF 960
 #define FRAME_WORKER_LEN 64
-/* numa_regions' MAX_THREADS: ws[] has room for no more. */
-#define FRAME_WORKERS_MAX 64
 /* Pages the frame's read bytes can span: the last argument ends below
  * 960 + 64 * 64 bytes past a start inside the first page. */
 #define FRAME_PAGES_MAX 3
 
-/* Marks worker @w's reads of [@off, @off + @len) in @pages. */
-static void reads(uint64_t *pages, uint64_t base, uint64_t off, uint64_t len, unsigned int w)
+/* Marks worker @w as a reader of the pages [@off, @off + @len) spans. */
+static void mark_readers(uint64_t *pages, uint64_t base, uint64_t off, uint64_t len, unsigned int w)
 {
 	uint64_t page;
 
@@ -42,12 +40,12 @@ int testbed_frame_readers(uint64_t base, unsigned int first_worker, unsigned int
 	uint64_t pages[FRAME_PAGES_MAX] = { 0 };
 	unsigned int i, nr = 0;
 
-	if (base >= 1u << PAGE_SHIFT || !nr_workers || first_worker > FRAME_WORKERS_MAX ||
-	    nr_workers > FRAME_WORKERS_MAX - first_worker)
+	if (base >= 1u << PAGE_SHIFT || !nr_workers || first_worker > TESTBED_FRAME_WORKERS_MAX ||
+	    nr_workers > TESTBED_FRAME_WORKERS_MAX - first_worker)
 		return -1;
 	for (i = 0; i < nr_workers; i++) {
-		reads(pages, base, FRAME_PARAMS_OFF, FRAME_PARAMS_LEN, i);
-		reads(pages, base, FRAME_WORKERS_OFF + (uint64_t)(first_worker + i) * FRAME_WORKER_LEN,
+		mark_readers(pages, base, FRAME_PARAMS_OFF, FRAME_PARAMS_LEN, i);
+		mark_readers(pages, base, FRAME_WORKERS_OFF + (uint64_t)(first_worker + i) * FRAME_WORKER_LEN,
 		      FRAME_WORKER_LEN, i);
 	}
 	for (i = 0; i < FRAME_PAGES_MAX; i++) {

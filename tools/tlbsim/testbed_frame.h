@@ -11,6 +11,8 @@
 
 /* The frame starts 16-byte aligned (arch_align_stack()). */
 #define TESTBED_FRAME_ALIGN 16
+/* numa_regions' MAX_THREADS: main()'s ws[] has room for no more workers. */
+#define TESTBED_FRAME_WORKERS_MAX 64
 
 /*
  * The pages a process's @nr_workers workers read, the first of them
