@@ -139,7 +139,7 @@ static bool check_testbed(const struct params *eff, char *buf, size_t len)
 	}
 	if (threads > TESTBED_FRAME_WORKERS_MAX) {
 		snprintf(buf, len, "%u threads: numa_regions runs at most %u (MAX_THREADS)",
-			 threads, TESTBED_FRAME_WORKERS_MAX);
+			 threads, (unsigned int)TESTBED_FRAME_WORKERS_MAX);
 		return true;
 	}
 	if (((unsigned int)eff->v[P_MOVING_THREADS]) % 2) {
