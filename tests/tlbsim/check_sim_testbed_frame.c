@@ -14,11 +14,22 @@
 
 static uint64_t readers[4];
 
+/* The frame @base bytes into its page, workers @first.. @first + @nr - 1:
+ * @n pages, page i read by @want[i]. */
+static void expect_pages(uint64_t base, unsigned int first, unsigned int nr, int n,
+			 const uint64_t *want)
+{
+	int i;
+
+	ck_assert_int_eq(testbed_frame_readers(base, first, nr, readers, 4), n);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_eq(readers[i], want[i]);
+}
+
 START_TEST(test_testbed_frame_readers_on_one_page)
 {
 	/* 128..176 and 960..1472: one page, read by all eight. */
-	ck_assert_int_eq(testbed_frame_readers(0, 0, 8, readers, 4), 1);
-	ck_assert_uint_eq(readers[0], 0xff);
+	expect_pages(0, 0, 8, 1, (const uint64_t[]){ 0xff });
 }
 END_TEST
 
@@ -26,9 +37,7 @@ START_TEST(test_testbed_frame_readers_params_and_arguments_apart)
 {
 	/* params end at 4096 exactly, ws[] starts at 4880: two pages, each
 	 * read by every worker. */
-	ck_assert_int_eq(testbed_frame_readers(3920, 0, 8, readers, 4), 2);
-	ck_assert_uint_eq(readers[0], 0xff);
-	ck_assert_uint_eq(readers[1], 0xff);
+	expect_pages(3920, 0, 8, 2, (const uint64_t[]){ 0xff, 0xff });
 }
 END_TEST
 
@@ -36,16 +45,11 @@ START_TEST(test_testbed_frame_readers_boundary_inside_the_arguments)
 {
 	/* ws[0..3] at 3840..4096, ws[4..7] past the boundary: the second
 	 * page is read by workers 4-7 only. */
-	ck_assert_int_eq(testbed_frame_readers(2880, 0, 8, readers, 4), 2);
-	ck_assert_uint_eq(readers[0], 0xff);
-	ck_assert_uint_eq(readers[1], 0xf0);
+	expect_pages(2880, 0, 8, 2, (const uint64_t[]){ 0xff, 0xf0 });
 	/* numa-shared: the parent's four read the first page only, the
 	 * child's four (ws[4..7], bits of their own process) both. */
-	ck_assert_int_eq(testbed_frame_readers(2880, 0, 4, readers, 4), 1);
-	ck_assert_uint_eq(readers[0], 0xf);
-	ck_assert_int_eq(testbed_frame_readers(2880, 4, 4, readers, 4), 2);
-	ck_assert_uint_eq(readers[0], 0xf);
-	ck_assert_uint_eq(readers[1], 0xf);
+	expect_pages(2880, 0, 4, 1, (const uint64_t[]){ 0xf });
+	expect_pages(2880, 4, 4, 2, (const uint64_t[]){ 0xf, 0xf });
 }
 END_TEST
 
@@ -53,9 +57,7 @@ START_TEST(test_testbed_frame_readers_worker_straddles_a_boundary)
 {
 	/* base 2896 puts ws[i] at 3856 + 64 i: ws[3] spans 4048..4112, so
 	 * worker 3 reads both pages; ws[4..7] lie past the boundary. */
-	ck_assert_int_eq(testbed_frame_readers(2896, 0, 8, readers, 4), 2);
-	ck_assert_uint_eq(readers[0], 0xff);
-	ck_assert_uint_eq(readers[1], 0xf8);
+	expect_pages(2896, 0, 8, 2, (const uint64_t[]){ 0xff, 0xf8 });
 }
 END_TEST
 
@@ -63,10 +65,7 @@ START_TEST(test_testbed_frame_readers_sixty_four_workers_on_three_pages)
 {
 	/* base 3520: params at 3648, ws[i] at 4480 + 64 i, to 8576: ws[0..57]
 	 * on the second page, ws[58..63] on the third, worker 63 bit 63. */
-	ck_assert_int_eq(testbed_frame_readers(3520, 0, 64, readers, 4), 3);
-	ck_assert_uint_eq(readers[0], ~0ULL);
-	ck_assert_uint_eq(readers[1], (1ULL << 58) - 1);
-	ck_assert_uint_eq(readers[2], ~0ULL << 58);
+	expect_pages(3520, 0, 64, 3, (const uint64_t[]){ ~0ULL, (1ULL << 58) - 1, ~0ULL << 58 });
 	ck_assert_int_eq(testbed_frame_readers(3520, 0, 64, readers, 2), -1);
 }
 END_TEST
@@ -74,8 +73,7 @@ END_TEST
 START_TEST(test_testbed_frame_readers_leaves_out_a_page_nobody_reads)
 {
 	/* Everything read lies past the first page's end. */
-	ck_assert_int_eq(testbed_frame_readers(4000, 0, 8, readers, 4), 1);
-	ck_assert_uint_eq(readers[0], 0xff);
+	expect_pages(4000, 0, 8, 1, (const uint64_t[]){ 0xff });
 }
 END_TEST
 
