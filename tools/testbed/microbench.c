@@ -58,6 +58,15 @@
  *                            policy; the mm is live on this CPU only, so
  *                            every flush is local and the two differ by
  *                            511 local one-page flushes
+ *   thp_round_{fault,mprotect,rewrite}_ns, thp_round_munmap_ns
+ *                            the rest of that round under the batched
+ *                            policy, per THP: the first write pass (the
+ *                            THP faults: allocation and clearing), the
+ *                            mprotect() pair that splits the PMD, the
+ *                            second write pass; and the munmap() of the
+ *                            round's 4 THPs, per round (tlbsim's model of
+ *                            thp_split, where the rest of the guest is
+ *                            mostly asleep on the mm's locks)
  *
  * Output: one "@@micro key=value ..." line. Usage: microbench [reps=N]
  */
@@ -386,26 +395,37 @@ static double sweep_ns(const int *cpus, int nr)
 	return SWEEP_SECONDS * 1e9 * nr / (double)(after - before);
 }
 
+/* The phases of one round of thp_split's loop, timed: ns per THP except
+ * munmap, which is per round. */
+struct split_round {
+	double fault, mprotect, rewrite, split, munmap;
+};
+#define SPLIT_PHASES 5
+
 /*
  * thp_split's round, alone: fault SPLIT_THPS THPs in (stores only, so no
  * huge zero page), PTE-map each with an mprotect() of one page and back,
- * write them again, and time the split write. ns per THP, or -1.
+ * write them again, split them through split_huge_pages and unmap them,
+ * timing each phase. 0, or -1 on failure.
  */
-static double split_round_ns(void)
+static int split_round(struct split_round *r)
 {
 	size_t len = SPLIT_THPS * THP_SIZE;
 	char *map = mmap(NULL, len + THP_SIZE, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	char *p, buf[96];
-	double t0, t;
+	double t0;
 	FILE *f;
 	int n, err;
 
 	if (map == MAP_FAILED)
 		return -1;
 	p = (char *)(((uintptr_t)map + THP_SIZE - 1) & ~(THP_SIZE - 1));
+	t0 = tb_now();
 	for (size_t off = 0; off < len; off += TB_PAGE_SIZE)
 		((volatile char *)p)[off] = 1;
+	r->fault = (tb_now() - t0) * 1e9 / SPLIT_THPS;
+	t0 = tb_now();
 	for (unsigned int i = 0; i < SPLIT_THPS; i++) {
 		char *page = p + i * THP_SIZE + THP_SIZE / 2;
 
@@ -415,8 +435,11 @@ static double split_round_ns(void)
 			return -1;
 		}
 	}
+	r->mprotect = (tb_now() - t0) * 1e9 / SPLIT_THPS;
+	t0 = tb_now();
 	for (size_t off = 0; off < len; off += TB_PAGE_SIZE)
 		((volatile char *)p)[off] = 2;
+	r->rewrite = (tb_now() - t0) * 1e9 / SPLIT_THPS;
 	n = snprintf(buf, sizeof(buf), "%d,0x%lx,0x%lx", (int)getpid(),
 		     (unsigned long)(uintptr_t)p, (unsigned long)(uintptr_t)(p + len));
 	t0 = tb_now();
@@ -424,41 +447,57 @@ static double split_round_ns(void)
 	err = !f || fwrite(buf, 1, (size_t)n, f) != (size_t)n;
 	if (f)
 		err |= fclose(f) != 0;
-	t = tb_now() - t0;
+	r->split = (tb_now() - t0) * 1e9 / SPLIT_THPS;
+	t0 = tb_now();
 	munmap(map, len + THP_SIZE);
-	return err ? -1 : t * 1e9 / SPLIT_THPS;
+	r->munmap = (tb_now() - t0) * 1e9;
+	return err ? -1 : 0;
 }
 
-/* The median round under @policy, in a child of its own: a fresh mm that
- * only ever ran on this CPU, so no flush leaves it. -1 on failure. */
-static double split_ns(const char *policy)
+/* The median of each phase under @policy, in a child of its own: a fresh
+ * mm that only ever ran on this CPU, so no flush leaves it. -1 (every
+ * phase) on failure. */
+static void split_ns(const char *policy, struct split_round *med)
 {
-	double *out = mmap(NULL, sizeof(double), PROT_READ | PROT_WRITE,
-			   MAP_SHARED | MAP_ANONYMOUS, -1, 0), v;
+	struct split_round *out = mmap(NULL, sizeof(*out), PROT_READ | PROT_WRITE,
+				       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct split_round failed = { -1, -1, -1, -1, -1 };
 	int status;
-	pid_t pid, r;
+	pid_t pid, w;
 
+	*med = failed;
 	if (out == MAP_FAILED)
-		return -1;
-	*out = -1;
+		return;
+	*out = failed;
 	if (tb_write_file(SPLIT_POLICY, policy) == 0 && (pid = fork()) >= 0) {
 		if (pid == 0) {
-			double r[SPLIT_ROUNDS];
+			static double v[SPLIT_PHASES][SPLIT_ROUNDS];
+			struct split_round r;
 			unsigned int i;
 
-			for (i = 0; i < SPLIT_ROUNDS && (r[i] = split_round_ns()) >= 0; i++)
-				;
-			*out = i == SPLIT_ROUNDS ? median(r, SPLIT_ROUNDS) : -1;
+			for (i = 0; i < SPLIT_ROUNDS && !split_round(&r); i++) {
+				v[0][i] = r.fault;
+				v[1][i] = r.mprotect;
+				v[2][i] = r.rewrite;
+				v[3][i] = r.split;
+				v[4][i] = r.munmap;
+			}
+			if (i == SPLIT_ROUNDS) {
+				out->fault = median(v[0], SPLIT_ROUNDS);
+				out->mprotect = median(v[1], SPLIT_ROUNDS);
+				out->rewrite = median(v[2], SPLIT_ROUNDS);
+				out->split = median(v[3], SPLIT_ROUNDS);
+				out->munmap = median(v[4], SPLIT_ROUNDS);
+			}
 			_exit(0);
 		}
-		while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+		while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
 			;
-		if (r < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-			*out = -1;
+		if (w < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+			*out = failed;
 	}
-	v = *out;
-	munmap(out, sizeof(double));
-	return v;
+	*med = *out;
+	munmap(out, sizeof(*out));
 }
 
 /* The bracketed choice of a sysfs selector ("always [madvise] never"). */
@@ -483,7 +522,8 @@ int main(int argc, char **argv)
 	unsigned int reps = 2000;
 	int near[MAX_SPINNERS], far[1], all[MAX_SPINNERS];
 	double s0, s1, s3, s7, sfar, irqs7, fault, migrate, pte, fault_l, migrate_l, pte_l, sweep;
-	double refill_l, warm_l, refill_192_l, warm_192_l, split_b = -1, split_p = -1;
+	double refill_l, warm_l, refill_192_l, warm_192_l;
+	struct split_round split_b = { -1, -1, -1, -1, -1 }, split_p = split_b;
 	char thp[16], policy[16];
 	int every[MAX_SPINNERS + 1];
 	pid_t load[MAX_SPINNERS];
@@ -531,8 +571,8 @@ int main(int argc, char **argv)
 	if (!read_choice(THP_ENABLED, thp, sizeof(thp)) &&
 	    !read_choice(SPLIT_POLICY, policy, sizeof(policy)) &&
 	    !tb_write_file(THP_ENABLED, "always")) {
-		split_b = split_ns("batched");
-		split_p = split_ns("per-pte");
+		split_ns("batched", &split_b);
+		split_ns("per-pte", &split_p);
 		tb_write_file(SPLIT_POLICY, policy);
 		tb_write_file(THP_ENABLED, thp);
 	}
@@ -542,9 +582,12 @@ int main(int argc, char **argv)
 	       "migrate_page_ns=%.0f protnone_pte_ns=%.1f fault_loaded_ns=%.0f "
 	       "migrate_page_loaded_ns=%.0f protnone_pte_loaded_ns=%.1f tlb_refill_loaded_ns=%.1f "
 	       "warm_pass_loaded_ns=%.1f tlb_refill_192_loaded_ns=%.1f warm_pass_192_loaded_ns=%.1f "
-	       "sweep_ns_per_page=%.1f split_thp_batched_ns=%.0f split_thp_per_pte_ns=%.0f\n",
+	       "sweep_ns_per_page=%.1f split_thp_batched_ns=%.0f split_thp_per_pte_ns=%.0f "
+	       "thp_round_fault_ns=%.0f thp_round_mprotect_ns=%.0f thp_round_rewrite_ns=%.0f "
+	       "thp_round_munmap_ns=%.0f\n",
 	       reps, s0, s1, s3, s7, sfar, s1 - s0, (s3 - s1) / 2, (s7 - s1) / 6, sfar - s1, irqs7,
 	       fault, copy_ns(reps), migrate, pte, fault_l, migrate_l, pte_l, refill_l,
-	       warm_l, refill_192_l, warm_192_l, sweep, split_b, split_p);
+	       warm_l, refill_192_l, warm_192_l, sweep, split_b.split, split_p.split,
+	       split_b.fault, split_b.mprotect, split_b.rewrite, split_b.munmap);
 	return 0;
 }
