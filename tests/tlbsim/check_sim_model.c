@@ -100,6 +100,84 @@ START_TEST(test_backend_x86_ranged_flush_ipis_the_set)
 }
 END_TEST
 
+/*
+ * x86 lazy TLB mode (6.12 arch/x86/mm/tlb.c): native_flush_tlb_multi()
+ * skips a lazy CPU unless the flush frees page tables
+ * (should_flush_tlb()); such a flush interrupts it, and flush_tlb_func()
+ * switches it to init_mm, out of the mm's cpumask. switch_mm_irqs_off()
+ * flushes a CPU that comes back behind the mm's TLB generation.
+ */
+START_TEST(test_backend_x86_skips_lazy_cpus)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct tlbp_flush_req req = {
+		.cpus = &s->mm[0].cpus, .mm = &s->mm[0].flush,
+		.start = 5ULL << PAGE_SHIFT, .end = 6ULL << PAGE_SHIFT, .nr_pages = 1,
+	};
+	uint64_t local;
+
+	cache_everywhere(s, 5);
+	cache_everywhere(s, 7);
+	sim_cpu_enter_lazy(s, 2);
+	ck_assert_uint_eq(s->nr_lazy, 1);
+	ck_assert_int_eq(s->flush_ops->flush(&s->cpu[0].flush_ctx, &req), 0);
+	ck_assert_uint_eq(s->st.tlb_irqs_received, NR_CPUS - 2);
+	ck_assert_uint_eq(s->cpu[2].acct.irq_ns, 0);
+	ck_assert(s->cpu[2].lazy_owes_flush);
+	ck_assert(!cached(s, 2, 5));
+	ck_assert(tlbp_cpuset_test(&s->mm[0].cpus, 2));
+	/* Back from idle behind the mm: a full flush of its own. */
+	local = s->st.local_flushes;
+	sim_cpu_exit_lazy(s, 2, &s->mm[0]);
+	ck_assert(!s->cpu[2].lazy && !s->cpu[2].lazy_owes_flush);
+	ck_assert_uint_eq(s->nr_lazy, 0);
+	ck_assert_uint_eq(s->st.local_flushes, local + 1);
+	ck_assert(!cached(s, 2, 7));
+	ck_assert(cached(s, 1, 7));
+	/* Nothing skipped it: coming back costs nothing. */
+	sim_cpu_enter_lazy(s, 3);
+	sim_cpu_exit_lazy(s, 3, &s->mm[0]);
+	ck_assert_uint_eq(s->st.local_flushes, local + 1);
+	ck_assert(cached(s, 3, 7));
+	destroy(s);
+}
+END_TEST
+
+START_TEST(test_backend_x86_freed_tables_reach_lazy_cpus)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct tlbp_flush_req req = {
+		.cpus = &s->mm[0].cpus, .mm = &s->mm[0].flush,
+		.end = TLBP_FLUSH_ALL, .full = true,
+	};
+
+	cache_everywhere(s, 5);
+	sim_cpu_enter_lazy(s, 1);
+	sim_cpu_enter_lazy(s, 3);
+	/* Every CPU in the set, but lazy ones: not the whole-machine path. */
+	ck_assert_int_eq(s->flush_ops->flush(&s->cpu[0].flush_ctx, &req), 0);
+	ck_assert_uint_eq(s->st.tlb_irqs_received, 1);
+	ck_assert(tlbp_cpuset_test(&s->mm[0].cpus, 1));
+	s->flush_freed_tables = true;
+	ck_assert_int_eq(s->flush_ops->flush(&s->cpu[0].flush_ctx, &req), 0);
+	s->flush_freed_tables = false;
+	ck_assert_uint_eq(s->st.tlb_irqs_received, 1 + NR_CPUS - 1);
+	ck_assert_uint_gt(s->cpu[3].acct.irq_ns, 0);
+	ck_assert(!tlbp_cpuset_test(&s->mm[0].cpus, 1));
+	ck_assert(!tlbp_cpuset_test(&s->mm[0].cpus, 3));
+	ck_assert(tlbp_cpuset_test(&s->mm[0].cpus, 2));
+	/* Out of the mm, a later flush does not count them at all. */
+	s->flush_freed_tables = true;
+	ck_assert_int_eq(s->flush_ops->flush(&s->cpu[0].flush_ctx, &req), 0);
+	s->flush_freed_tables = false;
+	ck_assert_uint_eq(s->st.tlb_irqs_received, 1 + NR_CPUS - 1 + 1);
+	sim_cpu_exit_lazy(s, 1, &s->mm[0]);
+	ck_assert(tlbp_cpuset_test(&s->mm[0].cpus, 1));
+	ck_assert(!s->cpu[1].lazy_owes_flush);
+	destroy(s);
+}
+END_TEST
+
 START_TEST(test_backend_x86_full_flush_charges_refill)
 {
 	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
@@ -1049,6 +1127,8 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_oracle_catches_ignore_pending);
 	tcase_add_test(tc, test_oracle_catches_free_before_flush);
 	tcase_add_test(tc, test_oracle_catches_stale_hit);
+	tcase_add_test(tc, test_backend_x86_skips_lazy_cpus);
+	tcase_add_test(tc, test_backend_x86_freed_tables_reach_lazy_cpus);
 	tcase_add_test(tc, test_hint_fault_eager_flushes_deferred_does_not);
 	tcase_add_test(tc, test_hint_fault_last_node_filter);
 	tcase_add_test(tc, test_hint_fault_maps_the_whole_large_folio);

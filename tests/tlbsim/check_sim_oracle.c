@@ -15,7 +15,8 @@ static const struct { const char *sc; const char *const *kv; } shipped_cases[] =
 	{ "numa-balancing", small_numa }, { "numa-balancing", race_prone },
 	{ "numa-balancing", race_prone_invlpgb },
 	{ "numa-hint-fault", small_hint }, { "numa-hint-fault", race_prone },
-	{ "thp-split", small_split }, { "hugetlb-demote", small_demote },
+	{ "thp-split", small_split }, { "thp-split", small_split_debugfs },
+	{ "hugetlb-demote", small_demote },
 	{ "testbed", small_testbed },
 };
 

@@ -130,6 +130,51 @@ START_TEST(test_scenarios_split_batched_is_cheaper)
 }
 END_TEST
 
+/*
+ * The testbed's thp_split (split_bench=debugfs). Alone, a thread's round
+ * is the microbench's lone round: every flush local, no interrupt, and
+ * its split write the measured one (round_split_ns) under either policy,
+ * since 6.12's per-PTE flushes reach no other CPU of a one-CPU mm. With
+ * eight threads, the split writes queue on split_huge_pages' mutex and
+ * mmap_lock, and the munmap() flush, which frees page tables, reaches
+ * the other CPUs lazy or not; per-PTE flushing sends one flush a PTE.
+ */
+START_TEST(test_scenarios_split_debugfs_round)
+{
+	static const char *const alone[] = {
+		"split_bench=debugfs", "profile=qemu-testbed", "thp_ops_per_thread=4",
+		"warmup_s=0", "duration_s=2", "threads=1", "cpus=8", NULL,
+	};
+	static const char *const pols[] = { "per-pte", "batched" };
+	struct params p;
+	unsigned int i;
+
+	params_defaults(&p);
+	for (i = 0; i < 2; i++) {
+		struct metrics m = run_case("thp-split", pols[i], alone, 1);
+		double lone_us = p.v[P_ROUND_SPLIT_NS] / 1e3;
+
+		ck_assert_double_gt(m.v[M_SPLITS], 0);
+		ck_assert_double_eq(m.v[M_TLB_IRQS_RECEIVED], 0);
+		ck_assert_double_gt(m.v[M_OP_LATENCY_US_MEAN], 0.95 * lone_us);
+		ck_assert_double_lt(m.v[M_OP_LATENCY_US_MEAN], 1.05 * lone_us);
+	}
+	for (i = 0; i < 2; i++) {
+		struct metrics m = run_case("thp-split", pols[i], small_split_debugfs, 1);
+
+		ck_assert_double_gt(m.v[M_SPLITS], 0);
+		ck_assert_double_eq(m.v[M_STALE_TRANSLATION_VIOLATIONS], 0);
+		/* munmap() alone interrupts the seven others once a round. */
+		ck_assert_double_ge(m.v[M_TLB_IRQS_RECEIVED], m.v[M_SPLITS] / 4);
+		ck_assert_double_gt(m.v[M_OP_LATENCY_US_MEAN], 2 * p.v[P_ROUND_SPLIT_NS] / 1e3);
+		if (i == 0)
+			ck_assert_double_ge(m.v[M_RANGED_FLUSHES], 512 * m.v[M_SPLITS]);
+		else
+			ck_assert_double_lt(m.v[M_RANGED_FLUSHES], 8 * m.v[M_SPLITS]);
+	}
+}
+END_TEST
+
 START_TEST(test_scenarios_deferred_map_saves_ipis)
 {
 	static const char *const slow[] = { "scale=0.03", "processes=1",
@@ -406,6 +451,7 @@ static Suite *scenarios_suite(void)
 	tcase_add_test(tc, test_scenarios_same_seed_same_figures);
 	tcase_add_test(tc, test_scenarios_demote_sync_counts);
 	tcase_add_test(tc, test_scenarios_split_batched_is_cheaper);
+	tcase_add_test(tc, test_scenarios_split_debugfs_round);
 	tcase_add_test(tc, test_scenarios_deferred_map_saves_ipis);
 	tcase_add_test(tc, test_scenarios_skip_policies_flush_less);
 	tcase_add_test(tc, test_scenarios_invlpgb_broadcasts_instead_of_ipis);

@@ -48,6 +48,12 @@ const char *const race_prone_invlpgb[] = {
 const char *const small_numa[] = { "scale=0.01", NULL };
 const char *const small_hint[] = { "scale=0.03", "processes=1", NULL };
 const char *const small_split[] = { "thp_ops_per_thread=8", NULL };
+/* The testbed's thp_split (split_bench=debugfs) on the testbed guest,
+ * 0.5 s of warm-up and 3 s measured. */
+const char *const small_split_debugfs[] = {
+	"split_bench=debugfs", "profile=qemu-testbed", "thp_ops_per_thread=4",
+	"warmup_s=0.5", "duration_s=3", NULL,
+};
 const char *const small_demote[] = { "demote_pages=2", NULL };
 /* The testbed workload shrunk: 3 + 7 MiB parts, 0.5 s warm-up + 3.5 s (a
  * swept page costs every run a TLB fill: small parts keep the sanitizer

@@ -19,6 +19,7 @@ extern const char *const race_prone_invlpgb[];
 extern const char *const small_numa[];
 extern const char *const small_hint[];
 extern const char *const small_split[];
+extern const char *const small_split_debugfs[];
 extern const char *const small_demote[];
 /* The testbed workload shrunk. */
 extern const char *const small_testbed[];

@@ -106,7 +106,8 @@ bool backend_whole_machine(const struct sim *s, const struct tlbp_flush_req *req
 {
 	unsigned int cpu = tlbp_cpuset_next(req->cpus, 0), n = 0;
 
-	if (!req->full || cpu != 0)
+	/* A lazy CPU may be skipped or leave its mm: flush CPU by CPU. */
+	if (!req->full || cpu != 0 || s->nr_lazy || s->waiters)
 		return false;
 	/* A set is whole when no CPU is missing from it. */
 	for (; cpu < s->nr_cpus; cpu = tlbp_cpuset_next(req->cpus, cpu + 1), n++)
@@ -147,6 +148,22 @@ static int x86_flush_all_cpus(struct sim *s, unsigned int self, double each)
 	return 0;
 }
 
+/*
+ * A lazy target (cpu_idle.c): skipped, owing a flush when it wakes, unless
+ * the flush frees page tables; then it takes the interrupt and leaves the
+ * mm. True if it was skipped. Its entries are gone either way.
+ */
+static bool x86_lazy_target(struct sim *s, unsigned int cpu,
+			    const struct tlbp_flush_req *req)
+{
+	s->cpu[cpu].lazy_owes_flush = true;
+	if (!s->flush_freed_tables)
+		return true;
+	if (req->mm)
+		tlbp_cpuset_clear(&backend_mm_of(req->mm)->cpus, cpu);
+	return false;
+}
+
 int backend_x86_flush(void *ctx, const struct tlbp_flush_req *req)
 {
 	struct sim *s = ((struct flush_ctx *)ctx)->s;
@@ -162,6 +179,9 @@ int backend_x86_flush(void *ctx, const struct tlbp_flush_req *req)
 		struct acct *a = &s->cpu[cpu].acct;
 		uint32_t dropped = backend_invalidate(s, cpu, req);
 
+		if (cpu != self && sim_cpu_lazy_for_flush(s, cpu, self) &&
+		    x86_lazy_target(s, cpu, req))
+			continue;
 		if (req->full)
 			a->refill_ns += (uint64_t)(dropped * s->p.v[P_TLB_MISS_NS]);
 		if (cpu == self) {

@@ -122,6 +122,7 @@ void sim_free(struct sim *s)
 	free(s->mm);
 	free(s->obj);
 	free(s->all_cpu_bits);
+	free(s->waiters);
 	free(s->tlb_slots);
 	heap_free(&s->heap);
 	tlb_tags_free(&s->tlb_tags);

@@ -12,6 +12,7 @@ static const char *const pattern_names[] = { "uniform", "hotcold", "pareto", "sw
 static const char *const filter_names[] = { "probability", "last-node", NULL };
 /* In the order of profiles[] (profile.c); "none" is index 0. */
 static const char *const profile_names[] = { "none", "qemu-testbed", NULL };
+static const char *const split_bench_names[] = { "thpscale", "debugfs", NULL };
 
 #define SC PARAM_SCENARIO
 #define WL PARAM_WORKLOAD
@@ -23,6 +24,8 @@ static const char *const profile_names[] = { "none", "qemu-testbed", NULL };
 #define FAIR "kernel/sched/fair.c default "
 #define KHUGEPAGED "L. Yang, 'mm/khugepaged: reduce process visible downtime by pre-zeroing hugepage', LKML 2024-03 (Intel Core i5): "
 #define NUMA_REGIONS "tools/testbed/numa_regions.c default: "
+/* split_bench=debugfs only: no other machine measured. */
+#define ROUND "the kernel testbed's guest alone (make testbed-microbench, thp_round_* and split_thp_*, median of 3 boots, 2026-12-04): "
 
 const struct param_def param_defs[NR_PARAMS] = {
 	[P_CPUS] = { "cpus", "CPUs", 384, 2, 8192, true, SC, NULL, SEED000 },
@@ -40,6 +43,8 @@ const struct param_def param_defs[NR_PARAMS] = {
 	[P_PROFILE] = { "profile", "", 0, 0, 1, true, SC, profile_names, "a real machine whose measured costs replace the defaults (the user's --set still wins): none, or qemu-testbed (the kernel testbed's guest, make testbed-microbench)" },
 	[P_MIGRATE_BATCHING] = { "migrate_batching", "bool", 1, 0, 1, true, SC, NULL,
 		"the kernel modelled: 1 = migrate_pages_batch() defers the unmap's flush to one batch flush and the policy decides which folios join it (v6.4+, commit 7e12beb8ca2a); 0 = every unmap flushes at once (ptep_clear_flush()), as before v6.4, so there is no batch to decide on, to drain or to break" },
+	[P_SPLIT_BENCH] = { "split_bench", "", 0, 0, 1, true, SC, split_bench_names,
+		"thp-split's benchmark: thpscale (every thread faults and splits its own THPs at once) or debugfs (the kernel testbed's thp_split, tools/testbed/thp_split.c: rounds of THP faults, mprotect() pairs that split the PMDs, one write to split_huge_pages under its mutex and the mm's mmap_lock, munmap(); threads wait on the locks, spinning or asleep, and a sleeping thread's CPU goes lazy)" },
 	[P_SCALE] = { "scale", "factor", 1, 1e-6, 1, false, SC, NULL, "shrinks the scenario's size: cpus, threads, working set, duration, demote pages" },
 
 	[P_ACCESS_RATE_HZ] = { "access_rate_hz", "1/s", 400, 1, 1e9, false, WL, NULL, "sampled accesses per thread per second (a sample, not the real rate)" },
@@ -117,6 +122,18 @@ const struct param_def param_defs[NR_PARAMS] = {
 		"allocating and charging a 2 MiB folio: " KHUGEPAGED "alloc_charge_hpage() 198 us without __GFP_ZERO" },
 	[P_THP_CLEAR_US] = { "thp_clear_us", "us", 97, 0, 1e7, false, CO, NULL,
 		"zeroing a 2 MiB folio: " KHUGEPAGED "295 us with __GFP_ZERO less 198 us without" },
+	[P_ROUND_FAULT_NS] = { "round_fault_ns", "ns/THP", 624453, 0, 1e10, false, CO, NULL,
+		ROUND "the round's first write pass per THP (its THP fault: allocation, zeroing, then stores to a PMD mapping)" },
+	[P_ROUND_MPROTECT_NS] = { "round_mprotect_ns", "ns/THP", 129020, 0, 1e10, false, CO, NULL,
+		ROUND "the mprotect() pair per THP (the PMD split and one PTE's downgrade, their flushes local)" },
+	[P_ROUND_REWRITE_NS] = { "round_rewrite_ns", "ns/THP", 53827, 0, 1e10, false, CO, NULL,
+		ROUND "the second write pass per THP, now PTE-mapped" },
+	[P_ROUND_SPLIT_NS] = { "round_split_ns", "ns/THP", 2019303, 0, 1e10, false, CO, NULL,
+		ROUND "the write to split_huge_pages per THP split (split_thp_batched_ns; per-PTE flushes, all local there, cost the same)" },
+	[P_ROUND_MUNMAP_NS] = { "round_munmap_ns", "ns/round", 2198490, 0, 1e10, false, CO, NULL,
+		ROUND "the munmap() of the round's THPs, its page tables freed" },
+	[P_HOST_CPUS] = { "host_cpus", "CPUs", 0, 0, 8192, true, CO, NULL,
+		"0: the CPUs are hardware; n: they are threads of a host with n CPUs (qemu TCG's vCPUs), so work runs (running CPUs / n) times slower once more than n run; split_bench=debugfs only, where the costs were measured with one vCPU running" },
 	[P_CPU_GHZ] = { "cpu_ghz", "GHz", 2.4, 0.1, 10, false, CO, NULL, "converts ns to cycles for per-PTE figures" },
 	[P_JIFFIES_RATE] = { "jiffies_rate", "factor", 1, 0.01, 10, false, CO, NULL,
 		"jiffies per second of the machine's clock, over HZ: the NUMA scanner's delays and periods are in jiffies; 1 on hardware, less in a guest that loses timer ticks (HZ_PERIODIC counts one jiffy per tick handled)" },

@@ -57,6 +57,11 @@ static void on_thp_op(struct sim *s, const struct event *ev)
 	sim_thp_op(s, ev->arg);
 }
 
+static void on_split_round(struct sim *s, const struct event *ev)
+{
+	sim_split_round(s, ev->arg);
+}
+
 static void on_demote(struct sim *s, const struct event *ev)
 {
 	(void)ev;
@@ -85,6 +90,7 @@ static const struct sim_handler handlers[NR_EVENT_KINDS] = {
 	[EV_THP_OP] = { on_thp_op, thread_cpu },
 	[EV_DEMOTE] = { on_demote, boot_cpu },
 	[EV_WINDOW] = { on_window, boot_cpu },
+	[EV_SPLIT_ROUND] = { on_split_round, thread_cpu },
 };
 
 void sim_paths_register(struct sim *s)

@@ -85,6 +85,12 @@ void sim_thp_op(struct sim *s, unsigned int thread);
  * what the library owes stays in @cpu's batch. */
 int sim_split_folio(struct sim *s, unsigned int cpu, struct mm *mm, uint64_t head);
 
+/* path_split_round.c: the testbed's thp_split, a round at a time */
+/* Sets up the round's locks, unmaps every page and starts every thread:
+ * 0, or -1 (no memory). */
+int sim_split_round_start(struct sim *s);
+/* The next stage of @thread's round (an EV_SPLIT_ROUND). */
+void sim_split_round(struct sim *s, unsigned int thread);
 /* path_demote.c */
 void sim_demote(struct sim *s);
 

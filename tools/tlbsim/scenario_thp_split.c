@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include "engine.h"
+#include "paths.h"
 #include "scenario_setup.h"
 
 static const struct policy_def thp_split_policies[] = {
@@ -15,8 +16,11 @@ static const struct policy_def thp_split_policies[] = {
 /* The folios are always PMD-sized and each thread's own: no folio_order,
  * working set or sharing to choose. */
 static const enum param_id thp_split_params[] = {
-	P_CPUS, P_SOCKETS, P_THREADS, P_SCALE, P_THP_OPS_PER_THREAD,
-	P_PTE_UPDATE_NS, P_FAULT_NS, P_THP_ALLOC_US, P_THP_CLEAR_US, SCENARIO_FLUSH_COST_PARAMS,
+	P_CPUS, P_SOCKETS, P_THREADS, P_SCALE, P_THP_OPS_PER_THREAD, P_SPLIT_BENCH,
+	P_WARMUP_S, P_DURATION_S,
+	P_PTE_UPDATE_NS, P_FAULT_NS, P_THP_ALLOC_US, P_THP_CLEAR_US,
+	P_ROUND_FAULT_NS, P_ROUND_MPROTECT_NS, P_ROUND_REWRITE_NS, P_ROUND_SPLIT_NS,
+	P_ROUND_MUNMAP_NS, P_HOST_CPUS, SCENARIO_FLUSH_COST_PARAMS,
 	SCENARIO_BATCH_PARAMS, NR_PARAMS,
 };
 
@@ -35,6 +39,10 @@ static void resolve_thp_split(struct params *p)
 	unsigned int cpus = p->set[P_CPUS] ? scenario_scaled(p->v[P_CPUS], scale, 2) :
 			    (threads < 2 ? 2 : threads);
 
+	if (p->v[P_SPLIT_BENCH] == SPLIT_BENCH_DEBUGFS) {
+		p->v[P_WARMUP_S] *= scale;
+		p->v[P_DURATION_S] *= scale;
+	}
 	p->v[P_CPUS] = cpus;
 	p->v[P_THREADS] = threads < cpus ? threads : cpus;
 	scenario_clamp_sockets(p);
@@ -44,7 +52,15 @@ static void describe_thp_split(const struct params *eff, char *buf, size_t len)
 {
 	int n = scenario_describe_cpus(eff, buf, len);
 
-	if (n >= 0 && (size_t)n < len)
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (eff->v[P_SPLIT_BENCH] == SPLIT_BENCH_DEBUGFS)
+		snprintf(buf + n, len - (size_t)n,
+			 "; %g threads of one process, rounds of %g THPs split through "
+			 "split_huge_pages; %g s, then %g s measured",
+			 eff->v[P_THREADS], eff->v[P_THP_OPS_PER_THREAD],
+			 eff->v[P_WARMUP_S], eff->v[P_DURATION_S]);
+	else
 		snprintf(buf + n, len - (size_t)n, "; %g threads splitting %g THPs each",
 			 eff->v[P_THREADS], eff->v[P_THP_OPS_PER_THREAD]);
 }
@@ -59,6 +75,15 @@ static int setup_thp_split(struct sim *s, const struct policy_def *pol)
 	if (sim_machine_init(s, (unsigned int)p->v[P_CPUS], (unsigned int)p->v[P_SOCKETS]) ||
 	    scenario_setup_common(s, threads, 1, false, threads * ops << PMD_ORDER))
 		return -1;
+	if (p->v[P_SPLIT_BENCH] == SPLIT_BENCH_DEBUGFS) {
+		uint64_t warmup = (uint64_t)(p->v[P_WARMUP_S] * 1e9);
+
+		/* thp_split's window: counters are its deltas. */
+		s->end_ns = warmup + (uint64_t)(p->v[P_DURATION_S] * 1e9);
+		if (sim_split_round_start(s))
+			return -1;
+		return warmup ? sim_schedule(s, warmup, EV_WINDOW, 0) : 0;
+	}
 	s->end_ns = UINT64_MAX / 2;
 	for (i = 0; i < s->nr_threads; i++)
 		sim_schedule(s, i, EV_THP_OP, i);
@@ -71,6 +96,8 @@ static const struct param_source sources[] = {
 	{ P_CPUS, "the thread count unless set: one thread per CPU, as thpscale runs" },
 	{ P_SOCKETS, "assumption: one socket, the split is local to its CPU" },
 	{ P_BACKEND, "arm64-tlbi: the back-end " SPLIT_PATCH " measured" },
+	{ P_WARMUP_S, "split_bench=debugfs: tools/testbed/thp_split.c's default warmup" },
+	{ P_DURATION_S, "split_bench=debugfs: tools/testbed/thp_split.c's default window" },
 	{ NR_PARAMS, NULL },
 };
 
@@ -80,6 +107,8 @@ static void defaults_thp_split(struct params *p)
 	params_default(p, P_CPUS, 8);
 	params_default(p, P_SOCKETS, 1);
 	params_default(p, P_BACKEND, BACKEND_ARM64_TLBI);
+	params_default(p, P_WARMUP_S, 3);
+	params_default(p, P_DURATION_S, 30);
 	/* Not a choice (not in thp_split_params): setup_common reads it. */
 	p->v[P_FOLIO_ORDER] = PMD_ORDER;
 }

@@ -15,6 +15,7 @@
 #include "params.h"
 #include "rng.h"
 #include "scan_walk.h"
+#include "sleeplock.h"
 #include "tlb.h"
 #include "tlb_tags.h"
 
@@ -175,6 +176,13 @@ struct cpu {
 	unsigned long *batch_bits;
 	/* struct machine_flushes' counters when this CPU last caught up */
 	uint64_t all_flushes_seen, all_irq_ns_seen;
+	/* x86 lazy TLB mode: its thread sleeps and the idle task keeps the
+	 * mm loaded; flushes that free no page table skip it (cpu_idle.c) */
+	bool lazy;
+	bool lazy_owes_flush; /* a flush skipped it, or it left the mm */
+	/* Its thread's work, done in one event, ends here; then it sleeps on
+	 * a lock held by the CPU flushing now (0: not known). */
+	uint64_t awake_until;
 };
 
 /*
@@ -207,6 +215,13 @@ struct thread {
 	bool switch_wanted;    /* due, waiting for a CPU on the other node */
 	uint64_t switch_due_ns; /* when its next sweep's end may switch */
 	uint64_t swept;        /* pages of its sweep written so far */
+	/* The testbed's thp_split round (path_split_round.c) */
+	uint8_t round_step, round_stage, round_locks;
+	uint8_t round_waits;      /* the lock it waits for (HOLD_*), or 0 */
+	bool spinning;            /* waits awake: optimistic spinning */
+	bool fault_locked;        /* its first THP fault waited for mmap_lock */
+	unsigned int round_part;  /* which THP or mprotect() of the step */
+	uint64_t split_started_ns; /* its split write began (mutex_lock) */
 	/* That access's page state and TLB set, for the prefetches. */
 	const void *next_page, *next_set;
 };
@@ -267,6 +282,7 @@ enum event_kind {
 	EV_THP_OP,     /* arg: thread */
 	EV_DEMOTE,     /* one-shot */
 	EV_WINDOW,     /* the measured window starts: counters restart */
+	EV_SPLIT_ROUND, /* arg: thread; its thp_split round's next stage */
 	NR_EVENT_KINDS
 };
 
@@ -364,6 +380,17 @@ struct sim {
 	/* Which CPUs may cache a translation, for the oracle (tlb_tags.h). */
 	struct tlb_tags tlb_tags;
 	struct machine_flushes all_flushes;
+	unsigned int nr_lazy;      /* CPUs in lazy TLB mode */
+	/* The flush under way frees page tables (munmap()): x86 sends it to
+	 * lazy CPUs too (native_flush_tlb_multi()'s freed_tables). */
+	bool flush_freed_tables;
+	/* The current event's work began when its CPU's cpu_path_ns() read
+	 * this: its flushes happen that much later than s->now. */
+	uint64_t event_path_base;
+	/* The sleeping locks of the thp_split round: one waiter a thread. */
+	struct lock_waiter *waiters;
+	struct model_rwsem mmap_lock;
+	struct model_mutex split_mutex;
 	/* Drawn accesses whose lines are not yet prefetched: they go out
 	 * SIM_PREFETCH_BURST at a time (workload.c, prefetch_soon()). */
 	struct { const void *page, *set; } prefetch_ring[SIM_PREFETCH_BURST];
@@ -436,6 +463,14 @@ static inline uint64_t sim_cpu_lost_ns(const struct cpu *c)
 	return a->irq_ns + a->refill_ns + a->fault_ns + a->wait_ns + a->kernel_ns +
 	       a->spin_ns + a->sleep_ns;
 }
+
+/* cpu_idle.c: a CPU whose thread sleeps enters lazy TLB mode; when the
+ * thread runs again it reloads @mm, flushing its TLB if a flush skipped
+ * it meanwhile or it left @mm (switch_mm_irqs_off()). */
+void sim_cpu_enter_lazy(struct sim *s, unsigned int cpu);
+void sim_cpu_exit_lazy(struct sim *s, unsigned int cpu, struct mm *mm);
+/* Whether @cpu is lazy for a flush @self sends now (cpu_idle.c). */
+bool sim_cpu_lazy_for_flush(const struct sim *s, unsigned int cpu, unsigned int self);
 
 /* machine.c */
 int sim_machine_init(struct sim *s, unsigned int nr_cpus, unsigned int nr_nodes);

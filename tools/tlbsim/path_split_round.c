@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The kernel testbed's thp_split (tools/testbed/thp_split.c), thread by
+ * thread: every thread of one process, pinned to its CPU, loops over
+ *
+ *   mmap()                      mmap_lock for writing
+ *   write its THPs              a new VMA has no anon_vma: the first
+ *                               THP fault's vmf_anon_prepare() takes
+ *                               mmap_lock to read with a trylock, or, if
+ *                               that fails, retries the whole fault under
+ *                               mmap_lock; the others take the VMA lock
+ *   mprotect() a page of each   write-locked, twice per THP: the first
+ *   THP and back                splits the PMD (a flush of the 2 MiB
+ *                               range) and downgrades the PTE (a flush of
+ *                               the page); the upgrade needs no flush
+ *   write its THPs again
+ *   split them                  split_huge_pages_write(): its static
+ *                               mutex, then mmap_lock to read, for the
+ *                               whole write; each THP through the
+ *                               library's split (the split policy)
+ *   munmap()                    write-locked; the flush frees page
+ *                               tables, so it reaches lazy CPUs too
+ *
+ * A thread that cannot take a lock sleeps (sleeplock.c) and its CPU goes
+ * lazy (cpu_idle.c), so a flush that frees no page table skips it. Each
+ * stage's own work is the guest's cost of it with the process alone
+ * (round_*_ns, make testbed-microbench), plus what the model's flushes
+ * add to it: the round trips to the CPUs that are awake.
+ *
+ * Stages: a step first takes its locks (ROUND_ACQUIRE; a thread woken
+ * with a lock handed over comes back here for the rest), then works for
+ * the step's time (ROUND_WORK), then releases them and moves on
+ * (ROUND_RELEASE).
+ */
+#include <stdlib.h>
+#include "engine.h"
+#include "paths.h"
+#include "sim.h"
+
+enum round_step {
+	ROUND_MMAP, ROUND_FIRST_FAULT, ROUND_FAULTS, ROUND_MPROTECT, ROUND_REWRITE,
+	ROUND_SPLIT, ROUND_MUNMAP, NR_ROUND_STEPS
+};
+
+enum round_stage { ROUND_ACQUIRE, ROUND_WORK, ROUND_RELEASE };
+
+/* The locks a step takes, in this order (t->round_locks). */
+#define HOLD_MUTEX 0x1 /* split_huge_pages_write()'s split_debug_mutex */
+#define HOLD_READ  0x2 /* mmap_lock, to read */
+#define HOLD_WRITE 0x4 /* mmap_lock, to write */
+
+static unsigned int step_locks(enum round_step step)
+{
+	switch (step) {
+	case ROUND_MMAP:
+	case ROUND_MPROTECT:
+	case ROUND_MUNMAP:
+		return HOLD_WRITE;
+	case ROUND_FIRST_FAULT:
+		return HOLD_READ;
+	case ROUND_SPLIT:
+		return HOLD_MUTEX | HOLD_READ;
+	default:
+		return 0;
+	}
+}
+
+static unsigned int round_thps(const struct sim *s)
+{
+	return (unsigned int)s->p.v[P_THP_OPS_PER_THREAD];
+}
+
+static uint64_t thp_head(const struct thread *t, unsigned int i)
+{
+	return t->slice_start + ((uint64_t)i << PMD_ORDER);
+}
+
+/* The guest's own time for @step, alone: what the model's flushes do not
+ * already charge. */
+static uint64_t step_own_ns(const struct sim *s, const struct thread *t,
+			    enum round_step step)
+{
+	const double *v = s->p.v;
+	unsigned int thps = round_thps(s);
+	double own = 0;
+
+	switch (step) {
+	case ROUND_FIRST_FAULT:
+		/* anon_vma_prepare() alone, unless the fault was retried
+		 * under the lock (not measured apart: next to nothing) */
+		own = t->fault_locked ? v[P_ROUND_FAULT_NS] : 0;
+		break;
+	case ROUND_FAULTS:
+		own = (thps - t->fault_locked) * v[P_ROUND_FAULT_NS];
+		break;
+	case ROUND_MPROTECT:
+		own = v[P_ROUND_MPROTECT_NS] / 2;
+		break;
+	case ROUND_REWRITE:
+		own = thps * v[P_ROUND_REWRITE_NS];
+		break;
+	case ROUND_SPLIT:
+		/* The measured split less the PTE updates the model charges. */
+		own = thps * (v[P_ROUND_SPLIT_NS] - PTES_PER_TABLE * v[P_PTE_UPDATE_NS]);
+		break;
+	case ROUND_MUNMAP:
+		own = v[P_ROUND_MUNMAP_NS];
+		break;
+	default:
+		break;
+	}
+	return own > 0 ? (uint64_t)own : 0;
+}
+
+/*
+ * How long from now @t, about to do its step, stays awake while another
+ * CPU holds a lock (sim_cpu_lazy_for_flush()): through the step, and
+ * through the lock-free faults that follow the first.
+ */
+static uint64_t awake_ns(const struct sim *s, const struct thread *t)
+{
+	uint64_t ns = step_own_ns(s, t, (enum round_step)t->round_step);
+
+	if (t->round_step == ROUND_FIRST_FAULT)
+		ns += step_own_ns(s, t, ROUND_FAULTS);
+	return ns;
+}
+
+/* Takes the locks of @t's step it does not hold yet; false: it waits
+ * for the one in t->round_waits. */
+static bool round_acquire(struct sim *s, unsigned int ti)
+{
+	struct thread *t = &s->thread[ti];
+	unsigned int want = step_locks((enum round_step)t->round_step);
+
+	t->round_waits = 0;
+	if ((want & HOLD_MUTEX) && !(t->round_locks & HOLD_MUTEX)) {
+		if (!model_mutex_lock(&s->split_mutex, s->waiters, ti))
+			t->round_waits = HOLD_MUTEX;
+		else
+			t->round_locks |= HOLD_MUTEX;
+	}
+	if (!t->round_waits && (want & HOLD_READ) && !(t->round_locks & HOLD_READ)) {
+		if (!model_rwsem_down(&s->mmap_lock, s->waiters, ti, false))
+			t->round_waits = HOLD_READ;
+		else
+			t->round_locks |= HOLD_READ;
+	}
+	if (!t->round_waits && (want & HOLD_WRITE) && !(t->round_locks & HOLD_WRITE)) {
+		if (!model_rwsem_down(&s->mmap_lock, s->waiters, ti, true))
+			t->round_waits = HOLD_WRITE;
+		else
+			t->round_locks |= HOLD_WRITE;
+	}
+	return !t->round_waits;
+}
+
+/*
+ * Whether a task waiting for @lock spins on its owner instead of sleeping
+ * (optimistic spinning): a writer while a writer holds mmap_lock, since
+ * the writers here never sleep holding it (rwsem_optimistic_spin(); on a
+ * reader-owned rwsem it spins (20 + readers) / 2 us, rwsem_rspin_
+ * threshold(), next to nothing here); a mutex waiter while the mutex's
+ * owner runs (mutex_spin_on_owner()). Readers do not spin (v5.11+).
+ */
+static bool spins_on(const struct sim *s, unsigned int lock)
+{
+	uint32_t owner = s->split_mutex.owner;
+
+	if (lock == HOLD_WRITE)
+		return s->mmap_lock.writer;
+	if (lock == HOLD_MUTEX)
+		return owner != LOCK_NO_TASK && !s->cpu[s->thread[owner].cpu].lazy;
+	return false;
+}
+
+/*
+ * A spinner whose owner stops being spinnable (mmap_lock passed to
+ * readers, the mutex owner asleep) sleeps, and stays asleep until an
+ * unlock hands it the lock.
+ */
+static void round_settle_spinners(struct sim *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_threads; i++) {
+		struct thread *t = &s->thread[i];
+
+		if (t->spinning && !spins_on(s, t->round_waits)) {
+			t->spinning = false;
+			sim_cpu_enter_lazy(s, t->cpu);
+		}
+	}
+}
+
+/* @t could not take a lock: it spins, or sleeps and its CPU goes lazy. */
+static void round_wait(struct sim *s, struct thread *t)
+{
+	if (t->round_step == ROUND_FIRST_FAULT)
+		t->fault_locked = true; /* the trylock failed */
+	t->spinning = spins_on(s, t->round_waits);
+	if (t->spinning) {
+		s->cpu[t->cpu].awake_until = 0; /* awake until handed the lock */
+		return;
+	}
+	sim_cpu_enter_lazy(s, t->cpu);
+	if (t->round_locks & HOLD_MUTEX)
+		round_settle_spinners(s); /* the mutex owner sleeps */
+}
+
+/* @task was handed @lock by an unlock: it wakes to take the rest. */
+static void round_wake(struct sim *s, uint32_t task, unsigned int lock)
+{
+	struct thread *t = &s->thread[task];
+
+	t->round_locks |= (uint8_t)lock;
+	t->round_waits = 0;
+	t->spinning = false;
+	s->cpu[t->cpu].awake_until = s->now + awake_ns(s, t);
+	sim_schedule(s, s->now, EV_SPLIT_ROUND, task);
+}
+
+static void round_release(struct sim *s, struct thread *t)
+{
+	uint32_t woken[SCAN_CALLS_MAX];
+	unsigned int n, i;
+
+	if (t->round_locks & (HOLD_READ | HOLD_WRITE)) {
+		bool write = t->round_locks & HOLD_WRITE;
+
+		n = model_rwsem_up(&s->mmap_lock, s->waiters, write, woken,
+				   (unsigned int)(sizeof(woken) / sizeof(woken[0])));
+		for (i = 0; i < n; i++)
+			round_wake(s, woken[i], s->waiters[woken[i]].write ? HOLD_WRITE : HOLD_READ);
+	}
+	if (t->round_locks & HOLD_MUTEX) {
+		uint32_t next = model_mutex_unlock(&s->split_mutex, s->waiters);
+
+		if (next != LOCK_NO_TASK)
+			round_wake(s, next, HOLD_MUTEX);
+	}
+	t->round_locks = 0;
+	round_settle_spinners(s);
+}
+
+/* The THP fault: a new 2 MiB folio on the thread's node, mapped and
+ * written, so the thread's TLB holds it. */
+static void fault_thp(struct sim *s, struct thread *t, unsigned int i)
+{
+	struct cpu *c = &s->cpu[t->cpu];
+	uint64_t head = thp_head(t, i), vpn;
+
+	sim_cpu_sync(s, c);
+	for (vpn = head; vpn < head + (1ULL << PMD_ORDER); vpn++) {
+		struct folio_page *fp = &t->mm->obj->page[vpn];
+
+		fp->order = PMD_ORDER;
+		fp->frame_gen++;
+		fp->node = (uint8_t)c->node;
+		*pte_of(t->mm, vpn) = PTE_PRESENT | PTE_DIRTY;
+		tlb_insert(&c->tlb, tlb_key(t->mm->id, vpn), fp->frame_gen);
+	}
+}
+
+/* A flush of [@start, @start + @pages) of @t's mm from its CPU, as
+ * flush_tlb_mm_range() sends it: to the CPUs of mm_cpumask. */
+static void flush_range(struct sim *s, struct thread *t, uint64_t start, uint64_t pages,
+			uint64_t nr, bool full)
+{
+	struct tlbp_flush_req req = {
+		.cpus = &t->mm->cpus, .mm = &t->mm->flush,
+		.start = start << PAGE_SHIFT, .end = (start + pages) << PAGE_SHIFT,
+		.nr_pages = nr, .full = full, .unmapped = true,
+	};
+
+	t->mm->tlb_gen++;
+	if (s->flush_ops->flush(&s->cpu[t->cpu].flush_ctx, &req))
+		oracle_violation(s, "flush failed", t->mm->id, start);
+}
+
+/*
+ * mprotect() number @k of the round: even ones downgrade the middle page
+ * of THP k / 2, which splits its PMD first (__split_huge_pmd() flushes
+ * the PMD's range: one entry, a ranged flush) and then flush the page;
+ * odd ones upgrade it back, which x86 does not flush (pte_needs_flush()).
+ */
+static void mprotect_one(struct sim *s, struct thread *t, unsigned int k)
+{
+	uint64_t head = thp_head(t, k / 2), page = head + (1ULL << PMD_ORDER) / 2;
+
+	if (k % 2)
+		return;
+	flush_range(s, t, head, 1ULL << PMD_ORDER, 1, false);
+	flush_range(s, t, page, 1, 1, false);
+}
+
+static void munmap_round(struct sim *s, struct thread *t)
+{
+	uint64_t head = thp_head(t, 0), n = (uint64_t)round_thps(s) << PMD_ORDER, vpn;
+
+	for (vpn = head; vpn < head + n; vpn++)
+		*pte_of(t->mm, vpn) = 0;
+	/* tlb_finish_mmu(): past the 33-page ceiling, a full flush. */
+	s->flush_freed_tables = true;
+	flush_range(s, t, head, n, n, true);
+	s->flush_freed_tables = false;
+}
+
+/*
+ * How much longer work takes than alone while it runs: with the CPUs
+ * threads of a host of host_cpus CPUs, running CPUs / host_cpus once
+ * more run than the host has (spinning ones included). Taken when the
+ * work starts.
+ */
+static double host_share(const struct sim *s)
+{
+	double host = s->p.v[P_HOST_CPUS];
+	unsigned int running = s->nr_threads - s->nr_lazy;
+
+	return host > 0 && running > host ? running / host : 1;
+}
+
+/* Does @t's step; returns how long it takes. */
+static uint64_t round_work(struct sim *s, struct thread *t)
+{
+	struct cpu *c = &s->cpu[t->cpu];
+	uint64_t before = cpu_path_ns(c), vpn, head;
+	unsigned int i, thps = round_thps(s);
+
+	switch ((enum round_step)t->round_step) {
+	case ROUND_FIRST_FAULT:
+		if (t->fault_locked)
+			fault_thp(s, t, 0);
+		break;
+	case ROUND_FAULTS:
+		for (i = t->fault_locked; i < thps; i++)
+			fault_thp(s, t, i);
+		break;
+	case ROUND_MPROTECT:
+		mprotect_one(s, t, t->round_part);
+		break;
+	case ROUND_REWRITE:
+		/* Stores through whatever the TLB kept: the oracle checks it. */
+		sim_cpu_sync(s, c);
+		head = thp_head(t, 0);
+		for (vpn = head; vpn < head + ((uint64_t)thps << PMD_ORDER); vpn++) {
+			uint64_t key = tlb_key(t->mm->id, vpn);
+			uint32_t gen;
+
+			if (tlb_lookup(&c->tlb, key, &gen))
+				oracle_check_hit(s, t->cpu, t->mm, vpn, gen);
+			else
+				tlb_insert(&c->tlb, key, t->mm->obj->page[vpn].frame_gen);
+		}
+		break;
+	case ROUND_SPLIT:
+		for (i = 0; i < thps; i++)
+			if (sim_split_folio(s, t->cpu, t->mm, thp_head(t, i)))
+				oracle_violation(s, "split failed", t->mm->id, thp_head(t, i));
+		break;
+	case ROUND_MUNMAP:
+		munmap_round(s, t);
+		break;
+	default:
+		break;
+	}
+	return cpu_path_ns(c) - before +
+	       (uint64_t)(step_own_ns(s, t, (enum round_step)t->round_step) * host_share(s));
+}
+
+/* The step after @t's: mprotect() and its parts repeat per THP. */
+static void round_next(struct sim *s, struct thread *t)
+{
+	unsigned int parts = t->round_step == ROUND_MPROTECT ? 2 * round_thps(s) : 1;
+
+	if (++t->round_part < parts)
+		return;
+	t->round_part = 0;
+	if (t->round_step == ROUND_FAULTS)
+		t->fault_locked = false;
+	t->round_step = (uint8_t)((t->round_step + 1) % NR_ROUND_STEPS);
+	if (t->round_step == ROUND_SPLIT)
+		t->split_started_ns = s->now;
+}
+
+void sim_split_round(struct sim *s, unsigned int ti)
+{
+	struct thread *t = &s->thread[ti];
+	uint64_t took;
+
+	sim_cpu_exit_lazy(s, t->cpu, t->mm);
+	switch ((enum round_stage)t->round_stage) {
+	case ROUND_ACQUIRE:
+		if (!round_acquire(s, ti)) {
+			round_wait(s, t);
+			return; /* an unlock wakes it */
+		}
+		t->round_stage = ROUND_WORK;
+		/* fall through */
+	case ROUND_WORK:
+		s->event_path_base = cpu_path_ns(&s->cpu[t->cpu]);
+		took = round_work(s, t);
+		/* Awake until the step ends, and through the lock-free faults
+		 * that follow the first (sim_cpu_lazy_for_flush()). */
+		s->cpu[t->cpu].awake_until = s->now + took +
+			(t->round_step == ROUND_FIRST_FAULT ? step_own_ns(s, t, ROUND_FAULTS) : 0);
+		t->round_stage = ROUND_RELEASE;
+		sim_schedule(s, s->now + took, EV_SPLIT_ROUND, ti);
+		return;
+	case ROUND_RELEASE:
+	default:
+		if (t->round_step == ROUND_SPLIT) {
+			/* thp_split's split_ns: the whole write, mutex wait included */
+			s->st.op_count += round_thps(s);
+			s->st.op_latency_ns_total += s->now - t->split_started_ns;
+		}
+		round_release(s, t);
+		round_next(s, t);
+		t->round_stage = ROUND_ACQUIRE;
+		s->cpu[t->cpu].awake_until = s->now + awake_ns(s, t);
+		sim_schedule(s, s->now, EV_SPLIT_ROUND, ti);
+		return;
+	}
+}
+
+int sim_split_round_start(struct sim *s)
+{
+	unsigned int i;
+	uint64_t vpn;
+
+	s->waiters = calloc(s->nr_threads, sizeof(*s->waiters));
+	if (!s->waiters)
+		return -1;
+	model_rwsem_init(&s->mmap_lock);
+	model_mutex_init(&s->split_mutex);
+	for (i = 0; i < s->nr_mms; i++)
+		for (vpn = 0; vpn < s->mm[i].nr_pages; vpn++)
+			*pte_of(&s->mm[i], vpn) = 0; /* mapped by the rounds */
+	for (i = 0; i < s->nr_threads; i++)
+		if (sim_schedule(s, i, EV_SPLIT_ROUND, i))
+			return -1;
+	return 0;
+}
