@@ -30,8 +30,10 @@ VARIANTS = {
     'numa-shared': ('testbed', ['shared_mappers=2', 'slice_mib=16', 'stable_mib=32']),
     'numa-thp-split': ('testbed', ['folio_order=9', 'split_partial_thp=1']),
     'hint-private': ('testbed', []),
-    # tools/testbed/thp_split.c: 8 threads, 4 THPs each per round.
-    'thp-split-flush': ('thp-split', ['profile=qemu-testbed', 'thp_ops_per_thread=4']),
+    # tools/testbed/thp_split.c: 8 threads, 4 THPs each per round, split
+    # through split_huge_pages; the matrix ran it with warmup=5,window=35.
+    'thp-split-flush': ('thp-split', ['profile=qemu-testbed', 'split_bench=debugfs',
+                                      'thp_ops_per_thread=4', 'warmup_s=5', 'duration_s=35']),
 }
 # Testbed policy -> tlbsim policy (per scenario where they differ).
 POLICY = {
