@@ -35,6 +35,11 @@ VARIANTS = {
     'thp-split-flush': ('thp-split', ['profile=qemu-testbed', 'split_bench=debugfs',
                                       'thp_ops_per_thread=4', 'warmup_s=5', 'duration_s=35']),
 }
+# thp-split-flush.N: the same with N threads (scripts/testbed.sh), on the
+# guest's 8 CPUs.
+for _n in (2, 4):
+    VARIANTS['thp-split-flush.%d' % _n] = (
+        'thp-split', VARIANTS['thp-split-flush'][1] + ['threads=%d' % _n, 'cpus=8'])
 # Testbed policy -> tlbsim policy (per scenario where they differ).
 POLICY = {
     ('hint-private', 'eager'): 'eager-map',
@@ -134,7 +139,9 @@ def table(args):
     print('| cell | metric | testbed median [range] | tlbsim median [range] | agree |')
     print('|---|---|---|---|---|')
     agree = total = 0
-    for scenario, policy in FULL:
+    # The matrix's cells in order, then any other cell with a model.
+    extra = sorted(c for c in measured if c[0] in VARIANTS and c not in FULL)
+    for scenario, policy in FULL + extra:
         meas = measured.get((scenario, policy))
         pred = predicted.get((scenario, tlbsim_policy(scenario, policy)))
         if not meas or not pred:

@@ -55,7 +55,8 @@ sh "$srcdir/scripts/testbed-initramfs.sh" "$srcdir" "$work/initramfs.gz"
 # --- the matrix
 # A cell is <scenario>:<policy>. Scenarios: numa-{private,mthp64,shared,
 # thp-split} take migrate policies; hint-private takes hint-fault policies;
-# thp-split-flush takes split policies.
+# thp-split-flush takes split policies; thp-split-flush.N runs it with N
+# threads (8 otherwise).
 migrate_policies="always skip-numa skip-single skip-single-mapcount"
 cells_full=""
 for s in numa-private numa-mthp64 numa-shared numa-thp-split; do
@@ -91,6 +92,8 @@ for r in $(seq 1 "$runs"); do
 			wargs="mode=private,warmup=$warmup,window=$window" ;;
 		thp-split-flush) split=$policy; workload=thp_split
 			wargs="warmup=$warmup,window=$window" ;;
+		thp-split-flush.[0-9]*) split=$policy; workload=thp_split
+			wargs="threads=${scenario#thp-split-flush.},warmup=$warmup,window=$window" ;;
 		*) echo "testbed: unknown scenario $scenario" >&2; exit 2 ;;
 		esac
 		n=$((n + 1))
