@@ -58,6 +58,12 @@
  *                            policy; the mm is live on this CPU only, so
  *                            every flush is local and the two differ by
  *                            511 local one-page flushes
+ *   wake_ns                  a thread asleep in read() on another vCPU
+ *                            of the same node, the rest of the guest
+ *                            idle: from the write() that wakes it to its
+ *                            own write() back, half a pipe ping-pong
+ *                            round trip (both sides sleep in between, so
+ *                            each wake-up is of a halted vCPU)
  *   thp_round_{fault,mprotect,rewrite}_ns, thp_round_munmap_ns
  *                            the rest of that round under the batched
  *                            policy, per THP: the first write pass (the
@@ -395,6 +401,59 @@ static double sweep_ns(const int *cpus, int nr)
 	return SWEEP_SECONDS * 1e9 * nr / (double)(after - before);
 }
 
+struct pong_arg {
+	int cpu, in, out;
+	unsigned int reps;
+};
+
+static void *pong(void *arg)
+{
+	struct pong_arg *a = arg;
+	char c;
+
+	tb_pin_to_cpu(a->cpu);
+	for (unsigned int i = 0; i < a->reps; i++)
+		if (read(a->in, &c, 1) != 1 || write(a->out, &c, 1) != 1)
+			break;
+	return NULL;
+}
+
+/* Median ns to wake a sleeping thread on @cpu and hear back, halved. */
+static double wake_ns(int cpu, unsigned int reps)
+{
+	int to[2], from[2];
+	struct pong_arg a;
+	pthread_t tid;
+	double *v = calloc(reps, sizeof(*v)), r = -1;
+	unsigned int i;
+	char c = 0;
+
+	if (!v || pipe(to) || pipe(from)) {
+		free(v);
+		return -1;
+	}
+	a = (struct pong_arg){ .cpu = cpu, .in = to[0], .out = from[1], .reps = reps };
+	if (pthread_create(&tid, NULL, pong, &a) == 0) {
+		for (i = 0; i < reps; i++) {
+			double t0 = tb_now();
+
+			if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
+				break;
+			v[i] = (tb_now() - t0) * 1e9 / 2;
+			tb_sleep_ms(1); /* both sides asleep before the next */
+		}
+		pthread_join(tid, NULL);
+		if (i == reps)
+			r = median(v, reps);
+	}
+	close(to[0]);
+	close(to[1]);
+	close(from[0]);
+	close(from[1]);
+	free(v);
+	return r;
+}
+
 /* The phases of one round of thp_split's loop, timed: ns per THP except
  * munmap, which is per round. */
 struct split_round {
@@ -522,7 +581,7 @@ int main(int argc, char **argv)
 	unsigned int reps = 2000;
 	int near[MAX_SPINNERS], far[1], all[MAX_SPINNERS];
 	double s0, s1, s3, s7, sfar, irqs7, fault, migrate, pte, fault_l, migrate_l, pte_l, sweep;
-	double refill_l, warm_l, refill_192_l, warm_192_l;
+	double refill_l, warm_l, refill_192_l, warm_192_l, wake;
 	struct split_round split_b = { -1, -1, -1, -1, -1 }, split_p = split_b;
 	char thp[16], policy[16];
 	int every[MAX_SPINNERS + 1];
@@ -548,6 +607,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < MAX_SPINNERS; i++)
 		all[i] = i < 3 ? near[i] : tb_node_cpu(&nodes, 1, i - 3);
 
+	wake = wake_ns(near[0], reps / 10);
 	s0 = shootdown_ns(NULL, 0, reps, NULL);
 	s1 = shootdown_ns(near, 1, reps, NULL);
 	s3 = shootdown_ns(near, 3, reps, NULL);
@@ -584,10 +644,10 @@ int main(int argc, char **argv)
 	       "warm_pass_loaded_ns=%.1f tlb_refill_192_loaded_ns=%.1f warm_pass_192_loaded_ns=%.1f "
 	       "sweep_ns_per_page=%.1f split_thp_batched_ns=%.0f split_thp_per_pte_ns=%.0f "
 	       "thp_round_fault_ns=%.0f thp_round_mprotect_ns=%.0f thp_round_rewrite_ns=%.0f "
-	       "thp_round_munmap_ns=%.0f\n",
+	       "thp_round_munmap_ns=%.0f wake_ns=%.0f\n",
 	       reps, s0, s1, s3, s7, sfar, s1 - s0, (s3 - s1) / 2, (s7 - s1) / 6, sfar - s1, irqs7,
 	       fault, copy_ns(reps), migrate, pte, fault_l, migrate_l, pte_l, refill_l,
 	       warm_l, refill_192_l, warm_192_l, sweep, split_b.split, split_p.split,
-	       split_b.fault, split_b.mprotect, split_b.rewrite, split_b.munmap);
+	       split_b.fault, split_b.mprotect, split_b.rewrite, split_b.munmap, wake);
 	return 0;
 }
