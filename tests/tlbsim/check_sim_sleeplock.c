@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * The sleeping locks of the thp_split model (sleeplock.c) against the
- * kernel's queueing order: a mutex passes to its first waiter
- * (__mutex_unlock_slowpath() hands off to the head of wait_list); an
- * rwsem queues a reader behind a waiting writer, passes a freed lock to
- * a writer at the head alone, else to every queued reader, writers
- * between them keeping their places (rwsem_mark_wake()).
+ * The sleeping locks of the thp_split model (sleeplock.c): first come,
+ * first served (6.12 also lets a spinner take a freed lock ahead of the
+ * sleepers, which the model leaves out); an rwsem queues a reader behind
+ * a waiting writer, passes a freed lock to a writer at the head alone,
+ * else to every queued reader, writers between them keeping their
+ * places (rwsem_mark_wake()).
  */
 #include <check.h>
 #include "sleeplock.h"
@@ -131,8 +131,31 @@ START_TEST(test_rwsem_wakes_at_most_max_readers)
 	ck_assert_uint_eq(model_rwsem_up(&r, w, false, woken, 2), 0);
 	ck_assert_uint_eq(model_rwsem_up(&r, w, false, woken, 2), 1);
 	ck_assert_uint_eq(woken[0], 3);
+}
+END_TEST
+
+START_TEST(test_rwsem_bad_releases_change_nothing)
+{
+	struct lock_waiter w[TASKS];
+	struct model_rwsem r;
+	uint32_t woken[TASKS];
+
+	model_rwsem_init(&r);
+	ck_assert_uint_eq(model_rwsem_up(&r, w, true, woken, TASKS), 0);
+	ck_assert_uint_eq(model_rwsem_up(&r, w, false, woken, TASKS), 0);
+	ck_assert(!r.writer && !r.readers);
+	ck_assert(model_rwsem_down(&r, w, 0, false));
+	/* up_write() of a read-held lock, and no room to wake: refused. */
+	ck_assert_uint_eq(model_rwsem_up(&r, w, true, woken, TASKS), 0);
+	ck_assert(!model_rwsem_down(&r, w, 1, true));
 	ck_assert_uint_eq(model_rwsem_up(&r, w, false, woken, 0), 0);
-	ck_assert_uint_eq(r.readers, 0);
+	ck_assert_uint_eq(r.readers, 1);
+	ck_assert_uint_eq(model_rwsem_up(&r, w, false, woken, 1), 1);
+	ck_assert_uint_eq(woken[0], 1);
+	/* The writer was the tail: the queue takes new waiters again. */
+	ck_assert(!model_rwsem_down(&r, w, 2, false));
+	ck_assert_uint_eq(r.q.head, 2);
+	ck_assert_uint_eq(r.q.tail, 2);
 }
 END_TEST
 
@@ -146,6 +169,7 @@ static Suite *sleeplock_suite(void)
 	tcase_add_test(tc, test_rwsem_reader_queues_behind_a_waiting_writer);
 	tcase_add_test(tc, test_rwsem_wakes_every_queued_reader);
 	tcase_add_test(tc, test_rwsem_wakes_at_most_max_readers);
+	tcase_add_test(tc, test_rwsem_bad_releases_change_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }

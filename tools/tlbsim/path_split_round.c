@@ -49,6 +49,9 @@ enum round_stage { ROUND_ACQUIRE, ROUND_WORK, ROUND_RELEASE };
 #define HOLD_READ  0x2 /* mmap_lock, to read */
 #define HOLD_WRITE 0x4 /* mmap_lock, to write */
 
+/* rwsem_mark_wake()'s MAX_READERS_WAKEUP: readers one unlock wakes. */
+#define READERS_WAKEUP_MAX 256
+
 static unsigned int step_locks(enum round_step step)
 {
 	switch (step) {
@@ -73,6 +76,20 @@ static unsigned int round_thps(const struct sim *s)
 static uint64_t thp_head(const struct thread *t, unsigned int i)
 {
 	return t->slice_start + ((uint64_t)i << PMD_ORDER);
+}
+
+/*
+ * How much longer work takes than alone while it runs: with the CPUs
+ * threads of a host of host_cpus CPUs, running CPUs / host_cpus once
+ * more run than the host has (spinning ones included). Taken when the
+ * work starts.
+ */
+static double host_share(const struct sim *s)
+{
+	double host = s->p.v[P_HOST_CPUS];
+	unsigned int running = s->nr_threads - s->nr_lazy;
+
+	return host > 0 && running > host ? running / host : 1;
 }
 
 /* The guest's own time for @step, alone: what the model's flushes do not
@@ -123,7 +140,7 @@ static uint64_t awake_ns(const struct sim *s, const struct thread *t)
 
 	if (t->round_step == ROUND_FIRST_FAULT)
 		ns += step_own_ns(s, t, ROUND_FAULTS);
-	return ns;
+	return (uint64_t)(ns * host_share(s));
 }
 
 /* Takes the locks of @t's step it does not hold yet; false: it waits
@@ -208,28 +225,34 @@ static void round_wait(struct sim *s, struct thread *t)
 		round_settle_spinners(s); /* the mutex owner sleeps */
 }
 
-/* @task was handed @lock by an unlock: it wakes to take the rest. */
+/* @task was handed @lock by an unlock: it runs to take the rest, at
+ * once if it was spinning, after the wake-up if it slept (its CPU lazy
+ * until then). */
 static void round_wake(struct sim *s, uint32_t task, unsigned int lock)
 {
 	struct thread *t = &s->thread[task];
+	uint64_t at = s->now, ns;
 
+	if (s->cpu[t->cpu].lazy)
+		at += (uint64_t)s->p.v[P_WAKE_NS];
 	t->round_locks |= (uint8_t)lock;
 	t->round_waits = 0;
 	t->spinning = false;
-	s->cpu[t->cpu].awake_until = s->now + awake_ns(s, t);
-	sim_schedule(s, s->now, EV_SPLIT_ROUND, task);
+	ns = awake_ns(s, t);
+	s->cpu[t->cpu].awake_until = ns ? at + ns : 0;
+	sim_schedule(s, at, EV_SPLIT_ROUND, task);
 }
 
 static void round_release(struct sim *s, struct thread *t)
 {
-	uint32_t woken[SCAN_CALLS_MAX];
+	uint32_t woken[READERS_WAKEUP_MAX];
 	unsigned int n, i;
 
 	if (t->round_locks & (HOLD_READ | HOLD_WRITE)) {
 		bool write = t->round_locks & HOLD_WRITE;
 
 		n = model_rwsem_up(&s->mmap_lock, s->waiters, write, woken,
-				   (unsigned int)(sizeof(woken) / sizeof(woken[0])));
+				   READERS_WAKEUP_MAX);
 		for (i = 0; i < n; i++)
 			round_wake(s, woken[i], s->waiters[woken[i]].write ? HOLD_WRITE : HOLD_READ);
 	}
@@ -262,17 +285,21 @@ static void fault_thp(struct sim *s, struct thread *t, unsigned int i)
 	}
 }
 
-/* A flush of [@start, @start + @pages) of @t's mm from its CPU, as
- * flush_tlb_mm_range() sends it: to the CPUs of mm_cpumask. */
-static void flush_range(struct sim *s, struct thread *t, uint64_t start, uint64_t pages,
-			uint64_t nr, bool full)
+/* flush_tlb_mm_range() from @t's CPU to mm_cpumask: @pages from @start,
+ * or the whole mm when @pages is 0. */
+static void flush_range(struct sim *s, struct thread *t, uint64_t start, uint64_t pages)
 {
 	struct tlbp_flush_req req = {
 		.cpus = &t->mm->cpus, .mm = &t->mm->flush,
 		.start = start << PAGE_SHIFT, .end = (start + pages) << PAGE_SHIFT,
-		.nr_pages = nr, .full = full, .unmapped = true,
+		.nr_pages = pages, .unmapped = true,
 	};
 
+	if (!pages) {
+		req.start = req.nr_pages = 0;
+		req.end = TLBP_FLUSH_ALL;
+		req.full = true;
+	}
 	t->mm->tlb_gen++;
 	if (s->flush_ops->flush(&s->cpu[t->cpu].flush_ctx, &req))
 		oracle_violation(s, "flush failed", t->mm->id, start);
@@ -290,8 +317,8 @@ static void mprotect_one(struct sim *s, struct thread *t, unsigned int k)
 
 	if (k % 2)
 		return;
-	flush_range(s, t, head, 1ULL << PMD_ORDER, 1, false);
-	flush_range(s, t, page, 1, 1, false);
+	flush_range(s, t, head, 1ULL << PMD_ORDER);
+	flush_range(s, t, page, 1);
 }
 
 static void munmap_round(struct sim *s, struct thread *t)
@@ -302,22 +329,8 @@ static void munmap_round(struct sim *s, struct thread *t)
 		*pte_of(t->mm, vpn) = 0;
 	/* tlb_finish_mmu(): past the 33-page ceiling, a full flush. */
 	s->flush_freed_tables = true;
-	flush_range(s, t, head, n, n, true);
+	flush_range(s, t, head, 0);
 	s->flush_freed_tables = false;
-}
-
-/*
- * How much longer work takes than alone while it runs: with the CPUs
- * threads of a host of host_cpus CPUs, running CPUs / host_cpus once
- * more run than the host has (spinning ones included). Taken when the
- * work starts.
- */
-static double host_share(const struct sim *s)
-{
-	double host = s->p.v[P_HOST_CPUS];
-	unsigned int running = s->nr_threads - s->nr_lazy;
-
-	return host > 0 && running > host ? running / host : 1;
 }
 
 /* Does @t's step; returns how long it takes. */
@@ -386,7 +399,7 @@ static void round_next(struct sim *s, struct thread *t)
 void sim_split_round(struct sim *s, unsigned int ti)
 {
 	struct thread *t = &s->thread[ti];
-	uint64_t took;
+	uint64_t took, ns;
 
 	sim_cpu_exit_lazy(s, t->cpu, t->mm);
 	switch ((enum round_stage)t->round_stage) {
@@ -403,9 +416,10 @@ void sim_split_round(struct sim *s, unsigned int ti)
 		/* Awake until the step ends, and through the lock-free faults
 		 * that follow the first (sim_cpu_lazy_for_flush()). */
 		s->cpu[t->cpu].awake_until = s->now + took +
-			(t->round_step == ROUND_FIRST_FAULT ? step_own_ns(s, t, ROUND_FAULTS) : 0);
+			(t->round_step == ROUND_FIRST_FAULT ?
+			 (uint64_t)(step_own_ns(s, t, ROUND_FAULTS) * host_share(s)) : 0);
 		t->round_stage = ROUND_RELEASE;
-		sim_schedule(s, s->now + took, EV_SPLIT_ROUND, ti);
+		sim_schedule(s, s->now + (took ? took : 1), EV_SPLIT_ROUND, ti);
 		return;
 	case ROUND_RELEASE:
 	default:
@@ -417,7 +431,8 @@ void sim_split_round(struct sim *s, unsigned int ti)
 		round_release(s, t);
 		round_next(s, t);
 		t->round_stage = ROUND_ACQUIRE;
-		s->cpu[t->cpu].awake_until = s->now + awake_ns(s, t);
+		ns = awake_ns(s, t);
+		s->cpu[t->cpu].awake_until = ns ? s->now + ns : 0;
 		sim_schedule(s, s->now, EV_SPLIT_ROUND, ti);
 		return;
 	}

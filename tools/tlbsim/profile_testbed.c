@@ -25,6 +25,7 @@ static const struct profile_value testbed_values[] = {
 	{ P_PTE_UPDATE_NS, 348, MICROBENCH "mprotect(PROT_NONE) of 64 MiB of present pages per PTE, change_pte_range() as the scanner runs it, other vCPUs busy [83-460 ns]" },
 	{ P_TLB_MISS_NS, 509, MICROBENCH "a pass over 32 MiB just after a full flush less a pass with the TLB warm, per page, other vCPUs busy [103-574 ns]: a translation walked again" },
 	{ P_SWEEP_NS_PER_PAGE, 247, MICROBENCH "8 threads, one per vCPU, each storing one byte per page of its own 32 MiB, NUMA balancing off [205-507 ns]" },
+	{ P_WAKE_NS, 222770, "make testbed-microbench, median of 3 boots, 2026-12-04 (docs/data/testbed-microbench.txt): wake_ns, half a pipe ping-pong between two threads on two vCPUs of a node, each asleep in between [131-252 us]" },
 	{ P_HOST_CPUS, 2, "the testbed's host: 2 cores run the guest's 8 vCPU threads (qemu -accel tcg, one thread a vCPU)" },
 	{ P_HOLDOFF_FRACTION, 0, "the measured round trips already hold whatever keeps a vCPU from answering (its host thread not running): no separate hold-off" },
 	{ P_JIFFIES_RATE, 0.55, "numa_regions' window_tick_rate (timer ticks every vCPU accounted in /proc/stat over /proc/uptime, HZ_PERIODIC), median of 4 testbed runs of 2026-12-02 [0.54-0.57]; the scanner's own log (make testbed-vma-walk) gave 0.52 and 0.62 jiffies per ms of ktime: TCG delivers about half the guest's timer ticks" },

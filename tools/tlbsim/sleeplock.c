@@ -100,11 +100,13 @@ unsigned int model_rwsem_up(struct model_rwsem *r, struct lock_waiter *w, bool w
 	uint32_t prev = LOCK_NO_TASK, task, next;
 	unsigned int n = 0;
 
+	if (!max || (write ? !r->writer : !r->readers))
+		return 0;
 	if (write)
 		r->writer = false;
-	else if (r->readers)
+	else
 		r->readers--;
-	if (r->writer || r->readers || queue_empty(&r->q) || !max)
+	if (r->readers || queue_empty(&r->q))
 		return 0;
 	task = r->q.head;
 	if (w[task].write) {

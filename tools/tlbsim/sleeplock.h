@@ -7,8 +7,10 @@
  * unlock hands the lock to the tasks it wakes, which the caller resumes.
  *
  * The queue is intrusive: one struct lock_waiter per task, in an array
- * the caller owns, since a task waits on one lock at a time. Optimistic
- * spinning is not modelled: a waiter sleeps at once.
+ * the caller owns, since a task waits on one lock at a time. Whether a
+ * waiter spins or sleeps is its caller's to model; the queue's order is
+ * first come, first served either way (6.12 lets a spinner take a freed
+ * lock ahead of woken sleepers, which this does not model).
  */
 #ifndef TLBSIM_SLEEPLOCK_H
 #define TLBSIM_SLEEPLOCK_H
@@ -62,7 +64,8 @@ bool model_rwsem_down(struct model_rwsem *r, struct lock_waiter *w, uint32_t tas
  * rwsem_mark_wake() passes it: to the first waiter if it writes, else to
  * every queued reader (writers between them keep their places). Writes
  * the tasks woken to @woken (room for @max) and returns how many; the
- * lock is theirs. Readers beyond @max stay queued.
+ * lock is theirs. Readers beyond @max stay queued. Releasing a lock
+ * nobody holds, or with @max 0, changes nothing.
  */
 unsigned int model_rwsem_up(struct model_rwsem *r, struct lock_waiter *w, bool write,
 			    uint32_t *woken, unsigned int max);
