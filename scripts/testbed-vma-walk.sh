@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 # The NUMA scanner's walk over numa_regions' VMAs, as the guest's kernel
 # makes it: builds (or reuses) the testbed kernel with the measurement patch
-# kernel/patches/measure/*.patch on top of the series, boots it once per
+# kernel/patches/measure/0001-*.patch on top of the series, boots it once per
 # cell with numa_regions under tools/testbed/numa_maps.sh, and prints every
 # task_numa_work() call (scripts/testbed-vma-walk.py). docs/kernel-port.md,
 # "The scanner's walk over the VMAs", reads these logs.
@@ -27,7 +27,7 @@ done
 srcdir=$(cd "${1:-.}" && pwd)
 cache=${TLBP_TESTBED_DIR:-/var/tmp/tlbp-testbed}
 
-bzimage=$(TLBP_TESTBED_EXTRA_PATCHES="$(ls "$srcdir"/kernel/patches/measure/*.patch)" \
+bzimage=$(TLBP_TESTBED_EXTRA_PATCHES="$(ls "$srcdir"/kernel/patches/measure/0001-*.patch)" \
 	sh "$srcdir/scripts/testbed-kernel.sh" "$srcdir")
 work=$cache/work-vma-walk
 mkdir -p "$work"
