@@ -2,10 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 # Where the guest's TLB flush IPIs find their targets: builds (or reuses)
 # the testbed kernel with kernel/patches/measure/0002-*.patch on top of the
-# series, boots it once per cell with thp_split, and prints, per cell, the
-# code the receiving CPUs were running when each flush reached them
-# (scripts/testbed-ipi-where.py, kernel addresses named from System.map).
-# docs/results.md reads these logs for the split cells.
+# series, boots it once per cell with thp_split under
+# tools/testbed/split_maps.sh, and prints, per cell, the code the
+# receiving CPUs were running when each flush reached them
+# (scripts/testbed-ipi-where.py, kernel addresses named from System.map)
+# and which of the rounds' regions shared a VMA in twelve reads of the
+# process's maps (scripts/testbed-split-maps.py). docs/results.md reads
+# these logs for the split cells.
 #
 # Usage: testbed-ipi-where.sh [--cells LIST] [--window S] [--out DIR] [SRCDIR]
 #   --cells   thp-split-flush[.N]:<split policy>,... (default
@@ -32,7 +35,8 @@ bzimage=$(TLBP_TESTBED_EXTRA_PATCHES="$(ls "$srcdir"/kernel/patches/measure/0002
 sysmap=$(dirname "$bzimage")/obj/System.map
 work=$cache/work-ipi-where
 mkdir -p "$work"
-sh "$srcdir/scripts/testbed-initramfs.sh" "$srcdir" "$work/initramfs.gz"
+sh "$srcdir/scripts/testbed-initramfs.sh" "$srcdir" "$work/initramfs.gz" \
+	bin/split_maps="$srcdir/tools/testbed/split_maps.sh"
 out=${out:-$cache/results/ipi-where-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"
 
@@ -47,9 +51,10 @@ for cell in $(echo "$cells" | tr ',' ' '); do
 	log=$out/$scenario-$policy.log
 	echo "testbed-ipi-where: $cell, log $log" >&2
 	sh "$srcdir/scripts/testbed-boot.sh" "$bzimage" "$work/initramfs.gz" \
-		$((window + 305)) "$log" TB_WORKLOAD=thp_split \
+		$((window + 305)) "$log" TB_WORKLOAD=split_maps \
 		TB_ARGS="$wargs" TB_MIGRATE=always TB_HINT=deferred \
 		TB_SPLIT="$policy" log_buf_len=16M
 	echo "== $cell"
 	python3 "$srcdir/scripts/testbed-ipi-where.py" "$log" "$sysmap"
+	python3 "$srcdir/scripts/testbed-split-maps.py" "$log"
 done

@@ -12,14 +12,19 @@
  * A thread's work runs in one event, so a flush another CPU sends during
  * it happens, in the model, at the event's start. A CPU whose thread will
  * have finished its work by the time the flush is sent (struct cpu's
- * awake_until against the sender's time into its own event) and then
- * sleeps on the sender's lock counts as lazy for it, as it would be.
+ * awake_until against the sender's time into its own event) counts as
+ * lazy for it if it would then sleep for its next step's lock as the
+ * locks stand, and as awake if it would go on or spin, as a task does in
+ * mutex_spin_on_owner() while the split that holds the mutex runs: what
+ * most of the guest's per-PTE split flushes find
+ * (docs/data/testbed-ipi-where.md).
  *
  * The model drops a skipped flush's entries from the lazy CPU's TLB at
  * once, uncharged: nothing runs there to use them before it wakes, and
  * the oracle's copy check must not count them as live. The full flush on
  * waking is what the CPU pays.
  */
+#include "paths.h"
 #include "sim.h"
 
 void sim_cpu_enter_lazy(struct sim *s, unsigned int cpu)
@@ -62,6 +67,8 @@ bool sim_cpu_lazy_for_flush(const struct sim *s, unsigned int cpu, unsigned int 
 
 	if (c->lazy)
 		return true;
-	return c->awake_until &&
-	       c->awake_until <= s->now + (cpu_path_ns(&s->cpu[self]) - s->event_path_base);
+	if (!c->awake_until)
+		return false;
+	return s->now + (cpu_path_ns(&s->cpu[self]) - s->event_path_base) >=
+	       sim_split_round_awake_until(s, cpu);
 }

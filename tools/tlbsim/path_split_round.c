@@ -36,6 +36,7 @@
 #include "engine.h"
 #include "paths.h"
 #include "sim.h"
+#include "split_vmas.h"
 
 enum round_step {
 	ROUND_MMAP, ROUND_FIRST_FAULT, ROUND_FAULTS, ROUND_MPROTECT, ROUND_REWRITE,
@@ -66,6 +67,19 @@ static unsigned int step_locks(enum round_step step)
 	default:
 		return 0;
 	}
+}
+
+/*
+ * The locks @t's step takes: step_locks(), except that a THP fault takes
+ * mmap_lock to read when a writer has write-locked its VMA: the VMA lock
+ * fails (lock_vma_under_rcu()) and the fault is retried under mmap_lock
+ * (lock_mm_and_find_vma()), else it runs under the VMA lock alone.
+ */
+static unsigned int step_wants(const struct thread *t)
+{
+	if (t->round_step == ROUND_FAULTS)
+		return t->vma_wlocked ? HOLD_READ : 0;
+	return step_locks((enum round_step)t->round_step);
 }
 
 static unsigned int round_thps(const struct sim *s)
@@ -108,7 +122,7 @@ static uint64_t step_own_ns(const struct sim *s, const struct thread *t,
 		own = t->fault_locked ? v[P_ROUND_FAULT_NS] : 0;
 		break;
 	case ROUND_FAULTS:
-		own = (thps - t->fault_locked) * v[P_ROUND_FAULT_NS];
+		own = v[P_ROUND_FAULT_NS]; /* one THP a part */
 		break;
 	case ROUND_MPROTECT:
 		own = v[P_ROUND_MPROTECT_NS] / 2;
@@ -148,7 +162,7 @@ static uint64_t awake_ns(const struct sim *s, const struct thread *t)
 static bool round_acquire(struct sim *s, unsigned int ti)
 {
 	struct thread *t = &s->thread[ti];
-	unsigned int want = step_locks((enum round_step)t->round_step);
+	unsigned int want = step_wants(t);
 
 	t->round_waits = 0;
 	if ((want & HOLD_MUTEX) && !(t->round_locks & HOLD_MUTEX)) {
@@ -210,6 +224,82 @@ static void round_settle_spinners(struct sim *s)
 	}
 }
 
+/* The step (or part) @t does after the work it is doing now. */
+static struct thread step_after_work(const struct sim *s, const struct thread *t)
+{
+	struct thread next = *t;
+	unsigned int parts = t->round_step == ROUND_MPROTECT ? 2 * round_thps(s) :
+			     t->round_step == ROUND_FAULTS ? round_thps(s) - t->fault_locked : 1;
+
+	if (t->round_part + 1 < parts) {
+		next.round_part++;
+		return next;
+	}
+	next.round_part = 0;
+	next.round_step = (uint8_t)((t->round_step + 1) % NR_ROUND_STEPS);
+	if (next.round_step == ROUND_FIRST_FAULT && t->anon_vma_ready)
+		next.round_step = ROUND_FAULTS;
+	return next;
+}
+
+enum lock_verdict { LOCK_RUNS, LOCK_SPINS, LOCK_SLEEPS };
+
+/*
+ * What a thread that holds no lock does when it wants @want as the locks
+ * stand: runs on if the first it lacks is free (or it wants none), spins
+ * if that lock's owner is spinnable, sleeps otherwise. A mutex it finds
+ * free it takes, and then wants mmap_lock.
+ */
+static enum lock_verdict lock_verdict(const struct sim *s, unsigned int want)
+{
+	const struct model_rwsem *r = &s->mmap_lock;
+	bool queue = r->q.head != LOCK_NO_TASK;
+
+	if ((want & HOLD_MUTEX) && s->split_mutex.held)
+		return spins_on(s, HOLD_MUTEX) ? LOCK_SPINS : LOCK_SLEEPS;
+	if (want & HOLD_READ)
+		return !r->writer && !queue ? LOCK_RUNS : LOCK_SLEEPS;
+	if (want & HOLD_WRITE) {
+		if (!r->writer && !r->readers && !queue)
+			return LOCK_RUNS;
+		return spins_on(s, HOLD_WRITE) ? LOCK_SPINS : LOCK_SLEEPS;
+	}
+	return LOCK_RUNS;
+}
+
+uint64_t sim_split_round_awake_until(const struct sim *s, unsigned int cpu)
+{
+	const uint64_t until = s->cpu[cpu].awake_until;
+	struct thread next;
+	uint64_t at = until;
+	unsigned int i, n;
+
+	if (!s->waiters || !until)
+		return until;
+	for (i = 0; i < s->nr_threads; i++)
+		if (s->thread[i].cpu == cpu)
+			break;
+	if (i == s->nr_threads)
+		return until;
+	next = s->thread[i];
+	/* Through the steps it can take without waiting: at most a round. */
+	for (n = 0; n < 4 * round_thps(s) + NR_ROUND_STEPS; n++) {
+		next = step_after_work(s, &next);
+		switch (lock_verdict(s, step_wants(&next))) {
+		case LOCK_SLEEPS:
+			return at;
+		case LOCK_SPINS:
+			return UINT64_MAX;
+		case LOCK_RUNS:
+		default:
+			at += (uint64_t)(step_own_ns(s, &next, (enum round_step)next.round_step) *
+					 host_share(s));
+			break;
+		}
+	}
+	return UINT64_MAX;
+}
+
 /* @t could not take a lock: it spins, or sleeps and its CPU goes lazy. */
 static void round_wait(struct sim *s, struct thread *t)
 {
@@ -250,6 +340,10 @@ static void round_release(struct sim *s, struct thread *t)
 
 	if (t->round_locks & (HOLD_READ | HOLD_WRITE)) {
 		bool write = t->round_locks & HOLD_WRITE;
+
+		if (write) /* mmap_write_unlock(): every VMA lock goes with it */
+			for (i = 0; i < s->nr_threads; i++)
+				s->thread[i].vma_wlocked = false;
 
 		n = model_rwsem_up(&s->mmap_lock, s->waiters, write, woken,
 				   READERS_WAKEUP_MAX);
@@ -346,8 +440,7 @@ static uint64_t round_work(struct sim *s, struct thread *t)
 			fault_thp(s, t, 0);
 		break;
 	case ROUND_FAULTS:
-		for (i = t->fault_locked; i < thps; i++)
-			fault_thp(s, t, i);
+		fault_thp(s, t, t->fault_locked + t->round_part);
 		break;
 	case ROUND_MPROTECT:
 		mprotect_one(s, t, t->round_part);
@@ -373,6 +466,7 @@ static uint64_t round_work(struct sim *s, struct thread *t)
 		break;
 	case ROUND_MUNMAP:
 		munmap_round(s, t);
+		split_vmas_unmap(s, (unsigned int)(t - s->thread));
 		break;
 	default:
 		break;
@@ -384,7 +478,8 @@ static uint64_t round_work(struct sim *s, struct thread *t)
 /* The step after @t's: mprotect() and its parts repeat per THP. */
 static void round_next(struct sim *s, struct thread *t)
 {
-	unsigned int parts = t->round_step == ROUND_MPROTECT ? 2 * round_thps(s) : 1;
+	unsigned int parts = t->round_step == ROUND_MPROTECT ? 2 * round_thps(s) :
+			     t->round_step == ROUND_FAULTS ? round_thps(s) - t->fault_locked : 1;
 
 	if (++t->round_part < parts)
 		return;
@@ -392,8 +487,51 @@ static void round_next(struct sim *s, struct thread *t)
 	if (t->round_step == ROUND_FAULTS)
 		t->fault_locked = false;
 	t->round_step = (uint8_t)((t->round_step + 1) % NR_ROUND_STEPS);
+	/* A mapping that joined a VMA finds its anon_vma there. */
+	if (t->round_step == ROUND_FIRST_FAULT && t->anon_vma_ready)
+		t->round_step = ROUND_FAULTS;
+	/* Its only THP was faulted under the lock. */
+	if (t->round_step == ROUND_FAULTS && t->fault_locked >= round_thps(s)) {
+		t->fault_locked = false;
+		t->round_step = ROUND_MPROTECT;
+	}
 	if (t->round_step == ROUND_SPLIT)
 		t->split_started_ns = s->now;
+}
+
+/*
+ * A writer's step write-locks the VMA it changes (vma_start_write()):
+ * mmap() the VMA its new region joined (placed now), mprotect() and
+ * munmap() the one its region is in. vma_start_write() waits for the
+ * faults running under that VMA's lock; new ones fall back to mmap_lock
+ * (step_wants()). Returns true if @ti must wait: it sleeps (its CPU
+ * lazy) until the last of them ends, and runs wake_ns later.
+ */
+static bool round_vma_start_write(struct sim *s, unsigned int ti)
+{
+	struct thread *t = &s->thread[ti];
+	uint64_t until = 0;
+	unsigned int i;
+
+	if (!(t->round_locks & HOLD_WRITE) || t->vma_waited)
+		return false;
+	t->vma_waited = true;
+	if (t->round_step == ROUND_MMAP)
+		t->anon_vma_ready = split_vmas_map(s, ti);
+	for (i = 0; i < s->nr_threads; i++) {
+		struct thread *o = &s->thread[i];
+
+		if (i != ti && !split_vmas_same(s, i, ti))
+			continue;
+		o->vma_wlocked = true;
+		if (o->vma_fault_until > until)
+			until = o->vma_fault_until;
+	}
+	if (until <= s->now)
+		return false;
+	sim_cpu_enter_lazy(s, t->cpu);
+	sim_schedule(s, until + (uint64_t)s->p.v[P_WAKE_NS], EV_SPLIT_ROUND, ti);
+	return true;
 }
 
 void sim_split_round(struct sim *s, unsigned int ti)
@@ -411,8 +549,13 @@ void sim_split_round(struct sim *s, unsigned int ti)
 		t->round_stage = ROUND_WORK;
 		/* fall through */
 	case ROUND_WORK:
+		if (round_vma_start_write(s, ti))
+			return; /* it sleeps until the faults end */
 		s->event_path_base = cpu_path_ns(&s->cpu[t->cpu]);
 		took = round_work(s, t);
+		if ((t->round_step == ROUND_FAULTS || t->round_step == ROUND_FIRST_FAULT) &&
+		    !(t->round_locks & (HOLD_READ | HOLD_WRITE)))
+			t->vma_fault_until = s->now + took; /* under the VMA lock */
 		/* Awake until the step ends, and through the lock-free faults
 		 * that follow the first (sim_cpu_lazy_for_flush()). */
 		s->cpu[t->cpu].awake_until = s->now + took +
@@ -428,6 +571,8 @@ void sim_split_round(struct sim *s, unsigned int ti)
 			s->st.op_count += round_thps(s);
 			s->st.op_latency_ns_total += s->now - t->split_started_ns;
 		}
+		t->vma_fault_until = 0;
+		t->vma_waited = false;
 		round_release(s, t);
 		round_next(s, t);
 		t->round_stage = ROUND_ACQUIRE;
@@ -451,8 +596,11 @@ int sim_split_round_start(struct sim *s)
 	for (i = 0; i < s->nr_mms; i++)
 		for (vpn = 0; vpn < s->mm[i].nr_pages; vpn++)
 			*pte_of(&s->mm[i], vpn) = 0; /* mapped by the rounds */
-	for (i = 0; i < s->nr_threads; i++)
+	s->last_vma_id = 0;
+	for (i = 0; i < s->nr_threads; i++) {
+		split_vmas_init(s, i);
 		if (sim_schedule(s, i, EV_SPLIT_ROUND, i))
 			return -1;
+	}
 	return 0;
 }

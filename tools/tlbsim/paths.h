@@ -91,6 +91,12 @@ int sim_split_folio(struct sim *s, unsigned int cpu, struct mm *mm, uint64_t hea
 int sim_split_round_start(struct sim *s);
 /* The next stage of @thread's round (an EV_SPLIT_ROUND). */
 void sim_split_round(struct sim *s, unsigned int thread);
+/* Until when the thread on @cpu stays awake, as the locks stand now:
+ * through its work (struct cpu's awake_until) and the steps after it
+ * that need no lock held by another, then for good if it spins for the
+ * next one (UINT64_MAX), or asleep from then on. awake_until itself if
+ * it is 0 or @cpu runs no thread of the round. */
+uint64_t sim_split_round_awake_until(const struct sim *s, unsigned int cpu);
 /* path_demote.c */
 void sim_demote(struct sim *s);
 

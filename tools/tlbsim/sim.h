@@ -180,8 +180,8 @@ struct cpu {
 	 * mm loaded; flushes that free no page table skip it (cpu_idle.c) */
 	bool lazy;
 	bool lazy_owes_flush; /* a flush skipped it, or it left the mm */
-	/* Its thread's work, done in one event, ends here; then it sleeps on
-	 * a lock held by the CPU flushing now (0: not known). */
+	/* Its thread's work, done in one event, ends here; then it takes its
+	 * next step's locks, awake or asleep (0: not known). */
 	uint64_t awake_until;
 };
 
@@ -222,6 +222,15 @@ struct thread {
 	bool fault_locked;        /* its first THP fault waited for mmap_lock */
 	unsigned int round_part;  /* which THP or mprotect() of the step */
 	uint64_t split_started_ns; /* its split write began (mutex_lock) */
+	/* Its round's mapping (split_vmas.c): start page, mapped or not,
+	 * the VMA it is in and that VMA's anon_vma */
+	int64_t va;
+	bool va_mapped;
+	uint32_t vma_id, anon_id;
+	bool vma_wlocked;  /* its VMA is write-locked (vma_start_write()) */
+	bool anon_vma_ready; /* its new mapping joined a VMA: no anon_vma_prepare() */
+	bool vma_waited;   /* its vma_start_write() waited for faults */
+	uint64_t vma_fault_until; /* a fault under its VMA's lock ends */
 	/* That access's page state and TLB set, for the prefetches. */
 	const void *next_page, *next_set;
 };
@@ -391,6 +400,7 @@ struct sim {
 	struct lock_waiter *waiters;
 	struct model_rwsem mmap_lock;
 	struct model_mutex split_mutex;
+	uint32_t last_vma_id; /* split_vmas.c's VMA and anon_vma names */
 	/* Drawn accesses whose lines are not yet prefetched: they go out
 	 * SIM_PREFETCH_BURST at a time (workload.c, prefetch_soon()). */
 	struct { const void *page, *set; } prefetch_ring[SIM_PREFETCH_BURST];
