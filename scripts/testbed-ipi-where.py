@@ -16,7 +16,7 @@ import re
 import sys
 
 SPECIAL = {1: "(not a call-function IPI)", 2: "(user mode)",
-           3: "(lazy: no mm loaded)", 4: "(another mm loaded)"}
+           3: "(lazy: mm still loaded)", 4: "(another mm loaded)"}
 LINE = re.compile(r"tbipi key=([0-9a-f]+) n=(\d+)")
 
 

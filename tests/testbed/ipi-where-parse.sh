@@ -37,7 +37,7 @@ expect '^ *14000  *85\.4%  mutex_spin_on_owner$' \
 	"addresses in one function summed over both dumps, one past a data symbol included"
 expect '^ *1000  *6\.1%  clear_page_rep$' "the next function apart"
 expect '^ *1192 .*(user mode)$' "key 2 is user mode"
-expect '^ *192 .*(lazy: no mm loaded)$' "key 3 is a lazy CPU"
+expect '^ *192 .*(lazy: mm still loaded)$' "key 3 is a lazy CPU"
 out=$($parse "$tmp/log" "$tmp/System.map" --top 1 2>&1)
 [ "$(echo "$out" | wc -l)" -eq 2 ] && ok "--top 1 prints one row" || bad "--top 1: $out"
 

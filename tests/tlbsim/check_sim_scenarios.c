@@ -185,7 +185,10 @@ END_TEST
  * (mutex_spin_on_owner()), awake, so per-PTE flushing interrupts it for a
  * large share of the split's 512 flushes a THP (the guest: 155 to 200 a
  * THP, docs/data/testbed-ipi-where.md), where batching sends a few; and
- * the split writes wait for the mutex, longer than a lone split.
+ * the split writes wait for the mutex, longer than a lone split. Without
+ * the shared VMA the two run out of step, one faulting while the other
+ * splits, and no split write ever waits (2.03 ms a THP batched, the lone
+ * split's 2.02).
  */
 START_TEST(test_scenarios_split_debugfs_two_threads_in_step)
 {

@@ -136,8 +136,6 @@ const struct param_def param_defs[NR_PARAMS] = {
 		"0: the CPUs are hardware; n: they are threads of a host with n CPUs (qemu TCG's vCPUs), so work runs (running CPUs / n) times slower once more than n run; split_bench=debugfs only, where the costs were measured with one vCPU running" },
 	[P_WAKE_NS] = { "wake_ns", "ns", 5000, 0, 1e9, false, CO, NULL,
 		"assumption: a sleeping thread woken by another CPU (the wake-up IPI, the idle CPU's exit, the switch) runs this much later; split_bench=debugfs only" },
-	[P_SPLIT_VA_SLIVER] = { "split_va_sliver", "pages", 404, 0, 511, true, WL, NULL,
-		"measured: the free pages between the lowest thread stack and the 2 MiB boundary below it, where thp_split's mappings begin (the guest's /proc/PID/maps under thp_split, 2026-12-04: lowest stack guard at 0x...60194000, 0x194000 bytes above the boundary); split_bench=debugfs only" },
 	[P_CPU_GHZ] = { "cpu_ghz", "GHz", 2.4, 0.1, 10, false, CO, NULL, "converts ns to cycles for per-PTE figures" },
 	[P_JIFFIES_RATE] = { "jiffies_rate", "factor", 1, 0.01, 10, false, CO, NULL,
 		"jiffies per second of the machine's clock, over HZ: the NUMA scanner's delays and periods are in jiffies; 1 on hardware, less in a guest that loses timer ticks (HZ_PERIODIC counts one jiffy per tick handled)" },

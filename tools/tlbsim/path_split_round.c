@@ -144,17 +144,12 @@ static uint64_t step_own_ns(const struct sim *s, const struct thread *t,
 }
 
 /*
- * How long from now @t, about to do its step, stays awake while another
- * CPU holds a lock (sim_cpu_lazy_for_flush()): through the step, and
- * through the lock-free faults that follow the first.
+ * How long from now @t, about to do its step, stays awake at least: its
+ * step's own work (sim_split_round_awake_until() walks on from there).
  */
 static uint64_t awake_ns(const struct sim *s, const struct thread *t)
 {
-	uint64_t ns = step_own_ns(s, t, (enum round_step)t->round_step);
-
-	if (t->round_step == ROUND_FIRST_FAULT)
-		ns += step_own_ns(s, t, ROUND_FAULTS);
-	return (uint64_t)(ns * host_share(s));
+	return (uint64_t)(step_own_ns(s, t, (enum round_step)t->round_step) * host_share(s));
 }
 
 /* Takes the locks of @t's step it does not hold yet; false: it waits
@@ -178,28 +173,31 @@ static bool round_acquire(struct sim *s, unsigned int ti)
 			t->round_locks |= HOLD_READ;
 	}
 	if (!t->round_waits && (want & HOLD_WRITE) && !(t->round_locks & HOLD_WRITE)) {
-		if (!model_rwsem_down(&s->mmap_lock, s->waiters, ti, true))
+		if (!model_rwsem_down(&s->mmap_lock, s->waiters, ti, true)) {
 			t->round_waits = HOLD_WRITE;
-		else
+		} else {
 			t->round_locks |= HOLD_WRITE;
+		}
 	}
 	return !t->round_waits;
 }
 
 /*
  * Whether a task waiting for @lock spins on its owner instead of sleeping
- * (optimistic spinning): a writer while a writer holds mmap_lock, since
- * the writers here never sleep holding it (rwsem_optimistic_spin(); on a
- * reader-owned rwsem it spins (20 + readers) / 2 us, rwsem_rspin_
- * threshold(), next to nothing here); a mutex waiter while the mutex's
- * owner runs (mutex_spin_on_owner()). Readers do not spin (v5.11+).
+ * (optimistic spinning): a writer while a writer holds mmap_lock, unless
+ * that writer sleeps in vma_start_write() (rwsem_optimistic_spin(),
+ * rwsem_spin_on_owner(); a lock the model hands to a waking writer is, in
+ * 6.12, free for the spinners to take, so they spin on; on a reader-owned
+ * rwsem a writer spins (20 + readers) / 2 us, rwsem_rspin_threshold(),
+ * next to nothing here); a mutex waiter while the mutex's owner runs
+ * (mutex_spin_on_owner()). Readers do not spin (v5.11+).
  */
 static bool spins_on(const struct sim *s, unsigned int lock)
 {
 	uint32_t owner = s->split_mutex.owner;
 
 	if (lock == HOLD_WRITE)
-		return s->mmap_lock.writer;
+		return s->mmap_lock.writer && !s->mmap_writer_sleeps;
 	if (lock == HOLD_MUTEX)
 		return owner != LOCK_NO_TASK && !s->cpu[s->thread[owner].cpu].lazy;
 	return false;
@@ -224,22 +222,36 @@ static void round_settle_spinners(struct sim *s)
 	}
 }
 
-/* The step (or part) @t does after the work it is doing now. */
-static struct thread step_after_work(const struct sim *s, const struct thread *t)
+/* How many parts @t's step has: its mprotect() calls, two a THP, or its
+ * THP faults past the first one taken under mmap_lock. */
+static unsigned int step_parts(const struct sim *s, const struct thread *t)
 {
-	struct thread next = *t;
-	unsigned int parts = t->round_step == ROUND_MPROTECT ? 2 * round_thps(s) :
-			     t->round_step == ROUND_FAULTS ? round_thps(s) - t->fault_locked : 1;
+	if (t->round_step == ROUND_MPROTECT)
+		return 2 * round_thps(s);
+	if (t->round_step == ROUND_FAULTS)
+		return round_thps(s) - t->fault_locked;
+	return 1;
+}
 
-	if (t->round_part + 1 < parts) {
-		next.round_part++;
-		return next;
+/*
+ * @t (thread @ti, or a copy of it) moves to the next part of its step, or
+ * the next step: the first fault's step only when its VMA has no anon_vma
+ * yet, the faults' only when some THP is left to fault.
+ */
+static void round_advance(const struct sim *s, unsigned int ti, struct thread *t)
+{
+	if (++t->round_part < step_parts(s, t))
+		return;
+	t->round_part = 0;
+	if (t->round_step == ROUND_FAULTS)
+		t->fault_locked = false;
+	t->round_step = (uint8_t)((t->round_step + 1) % NR_ROUND_STEPS);
+	if (t->round_step == ROUND_FIRST_FAULT && split_vmas_has_anon_vma(s, ti))
+		t->round_step = ROUND_FAULTS;
+	if (t->round_step == ROUND_FAULTS && t->fault_locked >= round_thps(s)) {
+		t->fault_locked = false;
+		t->round_step = ROUND_MPROTECT;
 	}
-	next.round_part = 0;
-	next.round_step = (uint8_t)((t->round_step + 1) % NR_ROUND_STEPS);
-	if (next.round_step == ROUND_FIRST_FAULT && t->anon_vma_ready)
-		next.round_step = ROUND_FAULTS;
-	return next;
 }
 
 enum lock_verdict { LOCK_RUNS, LOCK_SPINS, LOCK_SLEEPS };
@@ -272,7 +284,7 @@ uint64_t sim_split_round_awake_until(const struct sim *s, unsigned int cpu)
 	const uint64_t until = s->cpu[cpu].awake_until;
 	struct thread next;
 	uint64_t at = until;
-	unsigned int i, n;
+	unsigned int i, n, parts;
 
 	if (!s->waiters || !until)
 		return until;
@@ -282,18 +294,27 @@ uint64_t sim_split_round_awake_until(const struct sim *s, unsigned int cpu)
 	if (i == s->nr_threads)
 		return until;
 	next = s->thread[i];
-	/* Through the steps it can take without waiting: at most a round. */
-	for (n = 0; n < 4 * round_thps(s) + NR_ROUND_STEPS; n++) {
-		next = step_after_work(s, &next);
-		switch (lock_verdict(s, step_wants(&next))) {
+	/*
+	 * Through the steps it can take without waiting, at most a round; a
+	 * step's parts all want the same locks, so they go together. A
+	 * thread that has not begun its step yet starts the walk there.
+	 */
+	for (n = 0; n <= NR_ROUND_STEPS; n++) {
+		if (n || next.round_stage != ROUND_ACQUIRE) {
+			round_advance(s, i, &next);
+			next.round_locks = 0; /* released at the step's end */
+		}
+		switch (lock_verdict(s, step_wants(&next) & ~next.round_locks)) {
 		case LOCK_SLEEPS:
 			return at;
 		case LOCK_SPINS:
 			return UINT64_MAX;
 		case LOCK_RUNS:
 		default:
-			at += (uint64_t)(step_own_ns(s, &next, (enum round_step)next.round_step) *
+			parts = step_parts(s, &next) - next.round_part;
+			at += (uint64_t)(parts * step_own_ns(s, &next, (enum round_step)next.round_step) *
 					 host_share(s));
+			next.round_part = (unsigned int)(step_parts(s, &next) - 1);
 			break;
 		}
 	}
@@ -436,6 +457,7 @@ static uint64_t round_work(struct sim *s, struct thread *t)
 
 	switch ((enum round_step)t->round_step) {
 	case ROUND_FIRST_FAULT:
+		split_vmas_anon_vma_prepare(s, (unsigned int)(t - s->thread));
 		if (t->fault_locked)
 			fault_thp(s, t, 0);
 		break;
@@ -475,27 +497,11 @@ static uint64_t round_work(struct sim *s, struct thread *t)
 	       (uint64_t)(step_own_ns(s, t, (enum round_step)t->round_step) * host_share(s));
 }
 
-/* The step after @t's: mprotect() and its parts repeat per THP. */
+/* The step after @t's: mprotect() and the faults go a part at a time. */
 static void round_next(struct sim *s, struct thread *t)
 {
-	unsigned int parts = t->round_step == ROUND_MPROTECT ? 2 * round_thps(s) :
-			     t->round_step == ROUND_FAULTS ? round_thps(s) - t->fault_locked : 1;
-
-	if (++t->round_part < parts)
-		return;
-	t->round_part = 0;
-	if (t->round_step == ROUND_FAULTS)
-		t->fault_locked = false;
-	t->round_step = (uint8_t)((t->round_step + 1) % NR_ROUND_STEPS);
-	/* A mapping that joined a VMA finds its anon_vma there. */
-	if (t->round_step == ROUND_FIRST_FAULT && t->anon_vma_ready)
-		t->round_step = ROUND_FAULTS;
-	/* Its only THP was faulted under the lock. */
-	if (t->round_step == ROUND_FAULTS && t->fault_locked >= round_thps(s)) {
-		t->fault_locked = false;
-		t->round_step = ROUND_MPROTECT;
-	}
-	if (t->round_step == ROUND_SPLIT)
+	round_advance(s, (unsigned int)(t - s->thread), t);
+	if (t->round_step == ROUND_SPLIT && !t->round_part)
 		t->split_started_ns = s->now;
 }
 
@@ -513,11 +519,15 @@ static bool round_vma_start_write(struct sim *s, unsigned int ti)
 	uint64_t until = 0;
 	unsigned int i;
 
-	if (!(t->round_locks & HOLD_WRITE) || t->vma_waited)
+	if (!(t->round_locks & HOLD_WRITE))
 		return false;
+	if (t->vma_waited) {
+		s->mmap_writer_sleeps = false; /* back from its wait, if any */
+		return false;
+	}
 	t->vma_waited = true;
 	if (t->round_step == ROUND_MMAP)
-		t->anon_vma_ready = split_vmas_map(s, ti);
+		split_vmas_map(s, ti);
 	for (i = 0; i < s->nr_threads; i++) {
 		struct thread *o = &s->thread[i];
 
@@ -530,6 +540,8 @@ static bool round_vma_start_write(struct sim *s, unsigned int ti)
 	if (until <= s->now)
 		return false;
 	sim_cpu_enter_lazy(s, t->cpu);
+	s->mmap_writer_sleeps = true;
+	round_settle_spinners(s); /* the writer they spin on sleeps */
 	sim_schedule(s, until + (uint64_t)s->p.v[P_WAKE_NS], EV_SPLIT_ROUND, ti);
 	return true;
 }
@@ -556,11 +568,9 @@ void sim_split_round(struct sim *s, unsigned int ti)
 		if ((t->round_step == ROUND_FAULTS || t->round_step == ROUND_FIRST_FAULT) &&
 		    !(t->round_locks & (HOLD_READ | HOLD_WRITE)))
 			t->vma_fault_until = s->now + took; /* under the VMA lock */
-		/* Awake until the step ends, and through the lock-free faults
-		 * that follow the first (sim_cpu_lazy_for_flush()). */
-		s->cpu[t->cpu].awake_until = s->now + took +
-			(t->round_step == ROUND_FIRST_FAULT ?
-			 (uint64_t)(step_own_ns(s, t, ROUND_FAULTS) * host_share(s)) : 0);
+		/* Awake until the step ends, and on through the steps that
+		 * need no lock held by another (sim_split_round_awake_until()). */
+		s->cpu[t->cpu].awake_until = s->now + took;
 		t->round_stage = ROUND_RELEASE;
 		sim_schedule(s, s->now + (took ? took : 1), EV_SPLIT_ROUND, ti);
 		return;
@@ -597,6 +607,7 @@ int sim_split_round_start(struct sim *s)
 		for (vpn = 0; vpn < s->mm[i].nr_pages; vpn++)
 			*pte_of(&s->mm[i], vpn) = 0; /* mapped by the rounds */
 	s->last_vma_id = 0;
+	s->mmap_writer_sleeps = false;
 	for (i = 0; i < s->nr_threads; i++) {
 		split_vmas_init(s, i);
 		if (sim_schedule(s, i, EV_SPLIT_ROUND, i))

@@ -228,7 +228,6 @@ struct thread {
 	bool va_mapped;
 	uint32_t vma_id, anon_id;
 	bool vma_wlocked;  /* its VMA is write-locked (vma_start_write()) */
-	bool anon_vma_ready; /* its new mapping joined a VMA: no anon_vma_prepare() */
 	bool vma_waited;   /* its vma_start_write() waited for faults */
 	uint64_t vma_fault_until; /* a fault under its VMA's lock ends */
 	/* That access's page state and TLB set, for the prefetches. */
@@ -401,6 +400,7 @@ struct sim {
 	struct model_rwsem mmap_lock;
 	struct model_mutex split_mutex;
 	uint32_t last_vma_id; /* split_vmas.c's VMA and anon_vma names */
+	bool mmap_writer_sleeps; /* in vma_start_write(), holding mmap_lock */
 	/* Drawn accesses whose lines are not yet prefetched: they go out
 	 * SIM_PREFETCH_BURST at a time (workload.c, prefetch_soon()). */
 	struct { const void *page, *set; } prefetch_ring[SIM_PREFETCH_BURST];
