@@ -10,9 +10,6 @@ set -u
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 parse="python3 ${top_srcdir:-.}/scripts/testbed-ipi-where.py"
 . "${top_srcdir:-.}/tests/check-helpers.sh"
-expect() { # pattern what: $out holds a line matching the pattern
-	echo "$out" | grep -q "$1" && ok "$2" || bad "$2: $out"
-}
 
 cat >"$tmp/System.map" <<'MAP'
 ffffffff81000000 T _stext

@@ -9,9 +9,6 @@ set -u
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 parse="python3 ${top_srcdir:-.}/scripts/testbed-split-maps.py"
 . "${top_srcdir:-.}/tests/check-helpers.sh"
-expect() { # pattern what: $out holds a line matching the pattern
-	echo "$out" | grep -q "$1" && ok "$2" || bad "$2: $out"
-}
 
 cat >"$tmp/log" <<'LOG'
 @@policy migrate=always

@@ -12,9 +12,6 @@ set -u
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 parse="python3 ${top_srcdir:-.}/scripts/testbed-vma-walk.py"
 . "${top_srcdir:-.}/tests/check-helpers.sh"
-expect() { # pattern what: $out holds a line matching the pattern
-	echo "$out" | grep -q "$1" && ok "$2" || bad "$2: $out"
-}
 
 line() { # tag kt pid vma-start
 	printf '[ 1.0] tbvma %s kt=%s ms=%s pid=%s seq=0 vma=%s-0\n' "$1" "$2" "$2" "$3" "$4"

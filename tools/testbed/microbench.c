@@ -18,6 +18,14 @@
  *                            vCPUs on fewer host cores the round trip is
  *                            not linear in the targets, so the two differ
  *   ipi_socket_ns            shootdown_far - shootdown_1: the other node
+ *   shootdown_{1,3}_loaded_ns
+ *                            shootdown_1 and _3 again while other
+ *                            processes keep the rest of the vCPUs busy
+ *                            (8 runnable, as under the workloads): a
+ *                            target answers when the host runs its
+ *                            thread, so these test tlbsim's model of the
+ *                            host (host_sched.c), which the unloaded
+ *                            shootdowns calibrate
  *   fault_ns                 a read fault that maps the zero page: trap,
  *                            walk, PTE install under the PTE lock, return;
  *                            the work of a NUMA hint fault that does not
@@ -580,7 +588,7 @@ int main(int argc, char **argv)
 	struct tb_nodes nodes;
 	unsigned int reps = 2000;
 	int near[MAX_SPINNERS], far[1], all[MAX_SPINNERS];
-	double s0, s1, s3, s7, sfar, irqs7, fault, migrate, pte, fault_l, migrate_l, pte_l, sweep;
+	double s0, s1, s3, s7, sfar, s1_l, s3_l, irqs7, fault, migrate, pte, fault_l, migrate_l, pte_l, sweep;
 	double refill_l, warm_l, refill_192_l, warm_192_l, wake;
 	struct split_round split_b = { -1, -1, -1, -1, -1 }, split_p = split_b;
 	char thp[16], policy[16];
@@ -613,6 +621,13 @@ int main(int argc, char **argv)
 	s3 = shootdown_ns(near, 3, reps, NULL);
 	sfar = shootdown_ns(far, 1, reps, NULL);
 	s7 = shootdown_ns(all, MAX_SPINNERS, reps, &irqs7);
+	/* The targets are all[]'s first; the load takes the rest. */
+	load_start(all + 1, MAX_SPINNERS - 1, load);
+	s1_l = shootdown_ns(all, 1, reps / 10, NULL);
+	load_stop(load, MAX_SPINNERS - 1);
+	load_start(all + 3, MAX_SPINNERS - 3, load);
+	s3_l = shootdown_ns(all, 3, reps / 10, NULL);
+	load_stop(load, MAX_SPINNERS - 3);
 	fault = fault_ns(reps * 4);
 	migrate = migrate_ns(reps / 10);
 	pte = protnone_ns(20);
@@ -644,10 +659,10 @@ int main(int argc, char **argv)
 	       "warm_pass_loaded_ns=%.1f tlb_refill_192_loaded_ns=%.1f warm_pass_192_loaded_ns=%.1f "
 	       "sweep_ns_per_page=%.1f split_thp_batched_ns=%.0f split_thp_per_pte_ns=%.0f "
 	       "thp_round_fault_ns=%.0f thp_round_mprotect_ns=%.0f thp_round_rewrite_ns=%.0f "
-	       "thp_round_munmap_ns=%.0f wake_ns=%.0f\n",
+	       "thp_round_munmap_ns=%.0f wake_ns=%.0f shootdown_1_loaded_ns=%.0f shootdown_3_loaded_ns=%.0f\n",
 	       reps, s0, s1, s3, s7, sfar, s1 - s0, (s3 - s1) / 2, (s7 - s1) / 6, sfar - s1, irqs7,
 	       fault, copy_ns(reps), migrate, pte, fault_l, migrate_l, pte_l, refill_l,
 	       warm_l, refill_192_l, warm_192_l, sweep, split_b.split, split_p.split,
-	       split_b.fault, split_b.mprotect, split_b.rewrite, split_b.munmap, wake);
+	       split_b.fault, split_b.mprotect, split_b.rewrite, split_b.munmap, wake, s1_l, s3_l);
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stddef.h>
 #include "backend.h"
+#include "host_sched.h"
 
 unsigned int backend_issuer(const struct flush_ctx *ctx)
 {
@@ -84,6 +85,21 @@ static double holdoff_wait_ns(struct sim *s, unsigned int nr_targets)
 	return -mean_ns * log(1.0 - pow(rng_unit(&s->rng), 1.0 / k));
 }
 
+/*
+ * Sending to @nr_targets CPUs and hearing back from the last, its handler
+ * aside: serial sends on hardware; on a host with fewer cores than the
+ * @running vCPUs, the wait for the targets' threads to run (host_sched.c).
+ */
+static double ipi_round_trip_ns(const struct sim *s, unsigned int nr_targets,
+				unsigned int running)
+{
+	double extra = host_overcommitted(s, running) ?
+		       host_rotation_wait_ns(s, nr_targets, running) :
+		       (nr_targets - 1) * s->p.v[P_IPI_EXTRA_NS];
+
+	return s->p.v[P_IPI_FIRST_NS] + extra;
+}
+
 void sim_cpu_catch_up(struct sim *s, struct cpu *c)
 {
 	/* The first pending flush drops what the TLB holds; the others find
@@ -139,7 +155,7 @@ static int x86_flush_all_cpus(struct sim *s, unsigned int self, double each)
 	me->all_irq_ns_seen = s->all_flushes.irq_ns;
 	if (!nr_targets)
 		return 0;
-	wait = s->p.v[P_IPI_FIRST_NS] + (nr_targets - 1) * s->p.v[P_IPI_EXTRA_NS] +
+	wait = ipi_round_trip_ns(s, nr_targets, sim_running_vcpus(s)) +
 	       (remote_socket ? s->p.v[P_IPI_SOCKET_NS] : 0) +
 	       s->p.v[P_IPI_HANDLER_NS] + each + holdoff_wait_ns(s, nr_targets);
 	me->acct.wait_ns += (uint64_t)wait;
@@ -167,7 +183,7 @@ static bool x86_lazy_target(struct sim *s, unsigned int cpu,
 int backend_x86_flush(void *ctx, const struct tlbp_flush_req *req)
 {
 	struct sim *s = ((struct flush_ctx *)ctx)->s;
-	unsigned int self = backend_issuer(ctx), cpu, nr_targets = 0;
+	unsigned int self = backend_issuer(ctx), cpu, nr_targets = 0, asleep = 0, running;
 	double each = flush_cost_ns(s, req), wait;
 	bool remote_socket = false;
 
@@ -179,9 +195,13 @@ int backend_x86_flush(void *ctx, const struct tlbp_flush_req *req)
 		struct acct *a = &s->cpu[cpu].acct;
 		uint32_t dropped = backend_invalidate(s, cpu, req);
 
-		if (cpu != self && sim_cpu_lazy_for_flush(s, cpu, self) &&
-		    x86_lazy_target(s, cpu, req))
-			continue;
+		if (cpu != self && sim_cpu_lazy_for_flush(s, cpu, self)) {
+			/* Asleep by the time the flush is sent, though not
+			 * lazy yet: its thread no longer needs the host. */
+			asleep += !s->cpu[cpu].lazy;
+			if (x86_lazy_target(s, cpu, req))
+				continue;
+		}
 		if (req->full)
 			a->refill_ns += (uint64_t)(dropped * s->p.v[P_TLB_MISS_NS]);
 		if (cpu == self) {
@@ -195,8 +215,10 @@ int backend_x86_flush(void *ctx, const struct tlbp_flush_req *req)
 	}
 	if (!nr_targets)
 		return 0;
-	/* Serial sends, then the slowest target's handler; not a sum. */
-	wait = s->p.v[P_IPI_FIRST_NS] + (nr_targets - 1) * s->p.v[P_IPI_EXTRA_NS] +
+	running = sim_running_vcpus(s);
+	running = running > asleep ? running - asleep : 0;
+	/* The round trip, then the slowest target's handler; not a sum. */
+	wait = ipi_round_trip_ns(s, nr_targets, running) +
 	       (remote_socket ? s->p.v[P_IPI_SOCKET_NS] : 0) +
 	       s->p.v[P_IPI_HANDLER_NS] + each + holdoff_wait_ns(s, nr_targets);
 	s->cpu[self].acct.wait_ns += (uint64_t)wait;

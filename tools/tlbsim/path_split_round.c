@@ -34,6 +34,7 @@
  */
 #include <stdlib.h>
 #include "engine.h"
+#include "host_sched.h"
 #include "paths.h"
 #include "sim.h"
 #include "split_vmas.h"
@@ -100,10 +101,9 @@ static uint64_t thp_head(const struct thread *t, unsigned int i)
  */
 static double host_share(const struct sim *s)
 {
-	double host = s->p.v[P_HOST_CPUS];
-	unsigned int running = s->nr_threads - s->nr_lazy;
+	unsigned int running = sim_running_vcpus(s);
 
-	return host > 0 && running > host ? running / host : 1;
+	return host_overcommitted(s, running) ? running / s->p.v[P_HOST_CPUS] : 1;
 }
 
 /* The guest's own time for @step, alone: what the model's flushes do not

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * A guest whose vCPUs are threads of a smaller host (qemu TCG runs one
+ * host thread a vCPU; host_cpus cores run them). A flush IPI is handled
+ * only when the target's thread runs on the host, so its round trip
+ * depends on how many vCPUs the host is running, not on the guest alone.
+ *
+ * Say R vCPUs are runnable: each runs a task, spinning included (a halted
+ * vCPU's thread sleeps on the host and is not counted). With R > H =
+ * host_cpus, the sender holds one core and the other H - 1 run H - 1 of
+ * the R - 1 others, so a given target is off a core with probability
+ * p = (R - H) / (R - 1). The host runs the R - H waiting threads in turn,
+ * H at a time, for host_slice_ns each: a rotation of (R - H) / H slices,
+ * in which a waiting target's turn falls uniformly. The sender waits for
+ * its last target: with m of its k targets waiting, the largest of m
+ * uniform turns, m / (m + 1) of the rotation on average, with m
+ * binomial(k, p). The expectation is charged, not a draw, so the random
+ * stream the other decisions use is the one it was.
+ *
+ * With R <= H every target is on a core and the ordinary round trip
+ * applies (ipi_first_ns, ipi_extra_ns). The two microbench shootdowns
+ * this was checked on are in docs/results.md, "The flush round trip on
+ * two host cores".
+ */
+#include "host_sched.h"
+#include "sim.h"
+
+#include <math.h>
+
+unsigned int sim_running_vcpus(const struct sim *s)
+{
+	unsigned int busy = s->nr_threads < s->nr_cpus ? s->nr_threads : s->nr_cpus;
+
+	return busy > s->nr_lazy ? busy - s->nr_lazy : 0;
+}
+
+bool host_overcommitted(const struct sim *s, unsigned int running)
+{
+	double host = s->p.v[P_HOST_CPUS];
+
+	return host > 0 && running > host;
+}
+
+/* E[m / (m + 1)] for m binomial(k, p): the expected largest of m uniform
+ * turns in [0, 1], none taken as 0. */
+static double expected_last_turn(unsigned int k, double p)
+{
+	double sum = 0;
+	unsigned int m;
+
+	if (p >= 1)
+		return k / (k + 1.0);
+	if (p <= 0)
+		return 0;
+	for (m = 1; m <= k; m++)
+		sum += exp(lgamma(k + 1.0) - lgamma(m + 1.0) - lgamma(k - m + 1.0) +
+			   m * log(p) + (k - m) * log1p(-p)) * m / (m + 1.0);
+	return sum;
+}
+
+double host_rotation_wait_ns(const struct sim *s, unsigned int nr_targets,
+			     unsigned int running)
+{
+	double host = s->p.v[P_HOST_CPUS], rotation;
+	unsigned int k = nr_targets;
+
+	if (!host_overcommitted(s, running) || !nr_targets)
+		return 0;
+	/* Targets beyond the busy ones were halted: woken at once. */
+	if (k > running - 1)
+		k = running - 1;
+	rotation = (running - host) / host * s->p.v[P_HOST_SLICE_NS];
+	return rotation * expected_last_turn(k, (running - host) / (running - 1.0));
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * vCPUs that are threads of a smaller host (host_sched.c): how long a
+ * flush waits for its targets' threads to be run.
+ */
+#ifndef TLBSIM_HOST_SCHED_H
+#define TLBSIM_HOST_SCHED_H
+
+#include <stdbool.h>
+
+struct sim;
+
+/* The vCPUs running a task now (a spinning one included; lazy ones,
+ * whose thread sleeps, not). */
+unsigned int sim_running_vcpus(const struct sim *s);
+/* Whether @running vCPUs are more than the host's cores (host_cpus > 0). */
+bool host_overcommitted(const struct sim *s, unsigned int running);
+/* The expected wait, in ns, for the last of @nr_targets busy targets'
+ * threads to be run by a host with @running runnable vCPUs; 0 unless
+ * host_overcommitted(). */
+double host_rotation_wait_ns(const struct sim *s, unsigned int nr_targets,
+			     unsigned int running);
+
+#endif
