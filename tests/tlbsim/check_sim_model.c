@@ -100,6 +100,47 @@ START_TEST(test_backend_x86_ranged_flush_ipis_the_set)
 }
 END_TEST
 
+/* The sender's wait for one flush to every other CPU, from CPU 0. */
+static uint64_t flush_wait(double host_cpus, unsigned int lazy_cpu)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct tlbp_flush_req req = {
+		.cpus = &s->mm[0].cpus, .mm = &s->mm[0].flush,
+		.start = 5ULL << PAGE_SHIFT, .end = 6ULL << PAGE_SHIFT, .nr_pages = 1,
+	};
+	uint64_t wait;
+
+	s->p.v[P_HOLDOFF_FRACTION] = 0;
+	s->p.v[P_HOST_CPUS] = host_cpus;
+	s->p.v[P_HOST_SLICE_NS] = 1e6;
+	if (lazy_cpu)
+		sim_cpu_enter_lazy(s, lazy_cpu);
+	ck_assert_int_eq(s->flush_ops->flush(&s->cpu[0].flush_ctx, &req), 0);
+	wait = s->cpu[0].acct.wait_ns;
+	destroy(s);
+	return wait;
+}
+
+/*
+ * vCPUs that are threads of a 2-core host (host_sched.c): with all 4
+ * running, the 3 targets wait for the host to run them, milliseconds;
+ * with one lazy, 3 run and 2 are targets, and they wait less; on
+ * hardware (host_cpus 0) the round trip is the serial sends alone.
+ */
+START_TEST(test_backend_x86_waits_for_the_host)
+{
+	uint64_t hw = flush_wait(0, 0), all = flush_wait(2, 0), one_lazy = flush_wait(2, 2);
+
+	ck_assert_uint_lt(hw, 100000);
+	/* 4 running: p = 2/3, a rotation of one slice, E = 17/27 of it;
+	 * the serial sends' extra targets are not charged on top. */
+	ck_assert_uint_ge(all, hw + 1e6 * 17 / 27 - 2 * 70 - 1);
+	ck_assert_uint_le(all, hw + 1e6 * 17 / 27 + 1);
+	ck_assert_uint_lt(one_lazy, all);
+	ck_assert_uint_gt(one_lazy, 100000);
+}
+END_TEST
+
 /*
  * x86 lazy TLB mode (6.12 arch/x86/mm/tlb.c): native_flush_tlb_multi()
  * skips a lazy CPU unless the flush frees page tables
@@ -1128,6 +1169,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_oracle_catches_free_before_flush);
 	tcase_add_test(tc, test_oracle_catches_stale_hit);
 	tcase_add_test(tc, test_backend_x86_skips_lazy_cpus);
+	tcase_add_test(tc, test_backend_x86_waits_for_the_host);
 	tcase_add_test(tc, test_backend_x86_freed_tables_reach_lazy_cpus);
 	tcase_add_test(tc, test_hint_fault_eager_flushes_deferred_does_not);
 	tcase_add_test(tc, test_hint_fault_last_node_filter);
