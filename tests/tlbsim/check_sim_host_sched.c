@@ -6,9 +6,11 @@
  * against that host played out event by event: H cores, each running one
  * thread for a slice, the waiting threads queued first in first out, a
  * preempted thread going to the back, slices ending independently. The
- * wait is until every target has run. Also the exact value of one case
- * by hand, the cases where nothing waits, and the targets beyond the busy
- * ones (halted vCPUs, woken at once).
+ * wait is until every target has run, for flushes with more targets than
+ * fit beside the sender. Also exact values by hand (the rotation's and,
+ * for targets that fit, the round trip's stretch), the cases where
+ * nothing waits, and the targets beyond the busy ones (halted vCPUs,
+ * woken at once).
  */
 #include <stdlib.h>
 #include <check.h>
@@ -116,9 +118,10 @@ static double played_out(unsigned int R, unsigned int H, unsigned int k,
 START_TEST(test_host_sched_matches_a_host_played_out)
 {
 	static const unsigned int cases[][3] = {
-		/* R, H, k: the microbench's 7 and 3 targets, one target
-		 * among a few or many busy vCPUs, a host of 3 cores */
-		{ 8, 2, 7 }, { 4, 2, 3 }, { 8, 2, 1 }, { 5, 2, 2 },
+		/* R, H, k, more targets than fit beside the sender: the
+		 * microbench's 7 and 3, 2 and 4 among a few or many busy
+		 * vCPUs, hosts of 3 and 4 cores */
+		{ 8, 2, 7 }, { 4, 2, 3 }, { 8, 2, 3 }, { 5, 2, 2 },
 		{ 8, 2, 4 }, { 6, 3, 3 }, { 12, 4, 6 },
 	};
 	unsigned int i;
@@ -146,6 +149,30 @@ START_TEST(test_host_sched_three_of_four_by_hand)
 	/* One core: every target waits, k / (k + 1) of R - 1 slices. */
 	s->p.v[P_HOST_CPUS] = 1;
 	ck_assert_double_eq_tol(host_rotation_wait_ns(s, 3, 4), SLICE * 3 * 3 / 4, 1);
+	free(s);
+}
+END_TEST
+
+/* Targets that fit beside the sender: no rotation, the round trip
+ * stretched by R / (H P), P the chance they all run beside it. */
+START_TEST(test_host_sched_corun_by_hand)
+{
+	struct sim *s = host(2, 8);
+
+	ck_assert_double_eq(host_rotation_wait_ns(s, 1, 8), 0);
+	/* P = 1/7: the sender runs 1/4 of the time, its target beside it
+	 * 1/7 of that. */
+	ck_assert_double_eq_tol(host_corun_factor(s, 1, 8), 28, 1e-9);
+	ck_assert_double_eq_tol(host_corun_factor(s, 1, 3), 3, 1e-9);
+	/* Two targets never fit on 2 cores: the rotation instead. */
+	ck_assert_double_eq(host_corun_factor(s, 2, 8), 1);
+	ck_assert(host_rotation_wait_ns(s, 2, 8) > 0);
+	/* 3 cores, 2 targets among 5 others: P = 2/5 x 1/4. */
+	s->p.v[P_HOST_CPUS] = 3;
+	ck_assert_double_eq_tol(host_corun_factor(s, 2, 6), 6 / (3 * 0.1), 1e-9);
+	ck_assert_double_eq(host_rotation_wait_ns(s, 2, 6), 0);
+	/* Not overcommitted: 1. */
+	ck_assert_double_eq(host_corun_factor(s, 2, 3), 1);
 	free(s);
 }
 END_TEST
@@ -204,6 +231,7 @@ static Suite *host_sched_suite(void)
 
 	tcase_add_test(tc, test_host_sched_matches_a_host_played_out);
 	tcase_add_test(tc, test_host_sched_three_of_four_by_hand);
+	tcase_add_test(tc, test_host_sched_corun_by_hand);
 	tcase_add_test(tc, test_host_sched_nothing_waits);
 	tcase_add_test(tc, test_host_sched_halted_targets_do_not_wait);
 	tcase_add_test(tc, test_host_sched_running_vcpus);

@@ -88,7 +88,9 @@ static double holdoff_wait_ns(struct sim *s, unsigned int nr_targets)
 /*
  * Sending to @nr_targets CPUs and hearing back from the last, its handler
  * aside: serial sends on hardware; on a host with fewer cores than the
- * @running vCPUs, the wait for the targets' threads to run (host_sched.c).
+ * @running vCPUs, the wait for the targets' threads to run (host_sched.c)
+ * when they cannot all run beside the sender; when they can, the whole
+ * round trip stretches by host_corun_factor() instead.
  */
 static double ipi_round_trip_ns(const struct sim *s, unsigned int nr_targets,
 				unsigned int running)
@@ -158,6 +160,7 @@ static int x86_flush_all_cpus(struct sim *s, unsigned int self, double each)
 	wait = ipi_round_trip_ns(s, nr_targets, sim_running_vcpus(s)) +
 	       (remote_socket ? s->p.v[P_IPI_SOCKET_NS] : 0) +
 	       s->p.v[P_IPI_HANDLER_NS] + each + holdoff_wait_ns(s, nr_targets);
+	wait *= host_corun_factor(s, nr_targets, sim_running_vcpus(s));
 	me->acct.wait_ns += (uint64_t)wait;
 	s->st.tlb_ipis_sent += nr_targets;
 	s->st.tlb_irqs_received += nr_targets;
@@ -221,6 +224,7 @@ int backend_x86_flush(void *ctx, const struct tlbp_flush_req *req)
 	wait = ipi_round_trip_ns(s, nr_targets, running) +
 	       (remote_socket ? s->p.v[P_IPI_SOCKET_NS] : 0) +
 	       s->p.v[P_IPI_HANDLER_NS] + each + holdoff_wait_ns(s, nr_targets);
+	wait *= host_corun_factor(s, nr_targets, running);
 	s->cpu[self].acct.wait_ns += (uint64_t)wait;
 	s->st.tlb_ipis_sent += nr_targets;
 	s->st.tlb_irqs_received += nr_targets;

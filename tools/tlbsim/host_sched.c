@@ -6,21 +6,32 @@
  * depends on how many vCPUs the host is running, not on the guest alone.
  *
  * Say R vCPUs are runnable: each runs a task, spinning included (a halted
- * vCPU's thread sleeps on the host and is not counted). With R > H =
- * host_cpus, the sender holds one core and the other H - 1 run H - 1 of
- * the R - 1 others, so a given target is off a core with probability
- * p = (R - H) / (R - 1). The host runs the R - H waiting threads in turn,
- * H at a time, for host_slice_ns each: a rotation of (R - H) / H slices,
- * in which a waiting target's turn falls uniformly. The sender waits for
- * its last target: with m of its k targets waiting, the largest of m
- * uniform turns, m / (m + 1) of the rotation on average, with m
- * binomial(k, p). The expectation is charged, not a draw, so the random
- * stream the other decisions use is the one it was.
+ * vCPU's thread sleeps on the host and is not counted), with R > H =
+ * host_cpus. Two cases, by whether the sender and its k targets fit on
+ * the host's cores at once:
  *
- * With R <= H every target is on a core and the ordinary round trip
- * applies (ipi_first_ns, ipi_extra_ns). The two microbench shootdowns
- * this was checked on are in docs/results.md, "The flush round trip on
- * two host cores".
+ * - k + 1 > H: some target is always off a core, so every flush waits
+ *   for the host to run it. The sender holds one core and the other
+ *   H - 1 run H - 1 of the R - 1 others, so a given target is off a core
+ *   with probability p = (R - H) / (R - 1). The host runs the R - H
+ *   waiting threads in turn, H at a time, for host_slice_ns each: a
+ *   rotation of (R - H) / H slices, in which a waiting target's turn
+ *   falls uniformly. The sender waits for its last target: with m of
+ *   its k targets waiting, the largest of m uniform turns, m / (m + 1)
+ *   of the rotation on average, with m binomial(k, p).
+ *
+ * - k + 1 <= H: flushes go at the ordinary round trip while the sender
+ *   and its targets run together, and stall while any is off a core; a
+ *   stream of them (a per-PTE split's 512) goes only in those windows.
+ *   The sender runs H / R of the time and its targets all run beside it
+ *   with probability P = prod over i < k of (H - 1 - i) / (R - 1 - i), so
+ *   a flush takes R / (H P) times its round trip in wall time.
+ *
+ * Expectations are charged, not draws, so the random stream the other
+ * decisions use is the one it was. With R <= H every target is on a core
+ * and the ordinary round trip applies (ipi_first_ns, ipi_extra_ns). The
+ * microbench shootdowns this was derived from and checked on are in
+ * docs/data/testbed-host-sched.md.
  */
 #include "host_sched.h"
 #include "sim.h"
@@ -69,6 +80,25 @@ double host_rotation_wait_ns(const struct sim *s, unsigned int nr_targets,
 	/* Targets beyond the busy ones were halted: woken at once. */
 	if (k > running - 1)
 		k = running - 1;
+	if (k + 1 <= host)
+		return 0; /* they fit beside the sender: host_corun_factor() */
 	rotation = (running - host) / host * s->p.v[P_HOST_SLICE_NS];
 	return rotation * expected_last_turn(k, (running - host) / (running - 1.0));
+}
+
+double host_corun_factor(const struct sim *s, unsigned int nr_targets,
+			 unsigned int running)
+{
+	double host = s->p.v[P_HOST_CPUS], together = 1;
+	unsigned int k = nr_targets, i;
+
+	if (!host_overcommitted(s, running) || !nr_targets)
+		return 1;
+	if (k > running - 1)
+		k = running - 1;
+	if (k + 1 > host)
+		return 1; /* some target always waits: host_rotation_wait_ns() */
+	for (i = 0; i < k; i++)
+		together *= (host - 1 - i) / (running - 1.0 - i);
+	return running / (host * together);
 }

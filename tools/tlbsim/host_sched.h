@@ -17,8 +17,14 @@ unsigned int sim_running_vcpus(const struct sim *s);
 bool host_overcommitted(const struct sim *s, unsigned int running);
 /* The expected wait, in ns, for the last of @nr_targets busy targets'
  * threads to be run by a host with @running runnable vCPUs; 0 unless
- * host_overcommitted(). */
+ * host_overcommitted() and the sender and its targets are more than the
+ * host's cores. */
 double host_rotation_wait_ns(const struct sim *s, unsigned int nr_targets,
 			     unsigned int running);
+/* How many times longer a flush's round trip takes, in wall time, when the
+ * sender and its @nr_targets targets fit on the host's cores but share
+ * them with others: 1 otherwise. */
+double host_corun_factor(const struct sim *s, unsigned int nr_targets,
+			 unsigned int running);
 
 #endif
