@@ -18,7 +18,7 @@ static const struct profile_value testbed_values[] = {
 	{ P_BACKEND, BACKEND_X86_IPI, "the testbed guest: x86-64 under qemu TCG, shootdowns by IPI (no INVLPGB)" },
 	{ P_SOCKETS, 2, "the testbed guest: two 1 GiB memory-backend-ram nodes" },
 	{ P_IPI_FIRST_NS, 5160, MICROBENCH "one-page mprotect shootdown with one remote thread (9.08 us) less alone (3.92 us) [5.08-5.39 us]" },
-	{ P_IPI_EXTRA_NS, 0, "not reached: a sender and two targets are more runnable vCPUs than the host's 2 cores, and then the wait for the targets' threads (host_slice_ns) is the extra round trip" },
+	{ P_IPI_EXTRA_NS, 0, "two busy targets and their sender are more runnable vCPUs than the host's 2 cores, where the wait for the targets' threads (host_slice_ns) is the extra round trip; this is charged only for targets halted until the flush woke them (a flush that frees page tables reaches lazy CPUs), whose wake-up was not measured apart: 0" },
 	{ P_IPI_SOCKET_NS, 2025, MICROBENCH "the remote thread on the other node, 2.0 us more [0.1-2.1 us]" },
 	{ P_FAULT_NS, 13625, MICROBENCH "zero-page read fault (the trap, walk and PTE install of a hint fault) while 7 processes keep the other vCPUs busy [13.2-16.1 us]" },
 	{ P_MIGRATE_COPY_NS, 132000, MICROBENCH "derived: move_pages() per page with the guest idle (34.1 us: unmap, copy, remap) times the slowdown the loaded fault shows (13.6 / 3.5 us); move_pages() itself under load (1.7 ms a page) is lru_add_drain_all() waiting for every busy vCPU, which a hint fault's migration does not call" },
