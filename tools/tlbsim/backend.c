@@ -102,6 +102,22 @@ static double ipi_round_trip_ns(const struct sim *s, unsigned int nr_targets,
 	return s->p.v[P_IPI_FIRST_NS] + extra;
 }
 
+/*
+ * The sender's wait for one flush to @nr_targets CPUs with @running vCPUs
+ * running: the round trip, the other node if one is, then the slowest
+ * target's handler and flush of @each ns (not a sum), a hold-off, all
+ * stretched when the host shares its cores.
+ */
+static double x86_flush_wait_ns(struct sim *s, unsigned int nr_targets,
+				unsigned int running, bool remote_socket, double each)
+{
+	double wait = ipi_round_trip_ns(s, nr_targets, running) +
+		      (remote_socket ? s->p.v[P_IPI_SOCKET_NS] : 0) +
+		      s->p.v[P_IPI_HANDLER_NS] + each + holdoff_wait_ns(s, nr_targets);
+
+	return wait * host_corun_factor(s, nr_targets, running);
+}
+
 void sim_cpu_catch_up(struct sim *s, struct cpu *c)
 {
 	/* The first pending flush drops what the TLB holds; the others find
@@ -157,10 +173,7 @@ static int x86_flush_all_cpus(struct sim *s, unsigned int self, double each)
 	me->all_irq_ns_seen = s->all_flushes.irq_ns;
 	if (!nr_targets)
 		return 0;
-	wait = ipi_round_trip_ns(s, nr_targets, sim_running_vcpus(s)) +
-	       (remote_socket ? s->p.v[P_IPI_SOCKET_NS] : 0) +
-	       s->p.v[P_IPI_HANDLER_NS] + each + holdoff_wait_ns(s, nr_targets);
-	wait *= host_corun_factor(s, nr_targets, sim_running_vcpus(s));
+	wait = x86_flush_wait_ns(s, nr_targets, sim_running_vcpus(s), remote_socket, each);
 	me->acct.wait_ns += (uint64_t)wait;
 	s->st.tlb_ipis_sent += nr_targets;
 	s->st.tlb_irqs_received += nr_targets;
@@ -220,11 +233,7 @@ int backend_x86_flush(void *ctx, const struct tlbp_flush_req *req)
 		return 0;
 	running = sim_running_vcpus(s);
 	running = running > asleep ? running - asleep : 0;
-	/* The round trip, then the slowest target's handler; not a sum. */
-	wait = ipi_round_trip_ns(s, nr_targets, running) +
-	       (remote_socket ? s->p.v[P_IPI_SOCKET_NS] : 0) +
-	       s->p.v[P_IPI_HANDLER_NS] + each + holdoff_wait_ns(s, nr_targets);
-	wait *= host_corun_factor(s, nr_targets, running);
+	wait = x86_flush_wait_ns(s, nr_targets, running, remote_socket, each);
 	s->cpu[self].acct.wait_ns += (uint64_t)wait;
 	s->st.tlb_ipis_sent += nr_targets;
 	s->st.tlb_irqs_received += nr_targets;

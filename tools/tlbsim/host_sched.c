@@ -69,18 +69,23 @@ static double expected_last_turn(unsigned int k, double p)
 	return sum;
 }
 
+/* The targets the host must run, 0 unless it is overcommitted: those
+ * beyond the busy vCPUs were halted, and the flush wakes them at once. */
+static unsigned int busy_targets(const struct sim *s, unsigned int nr_targets,
+				 unsigned int running)
+{
+	if (!host_overcommitted(s, running))
+		return 0;
+	return nr_targets < running - 1 ? nr_targets : running - 1;
+}
+
 double host_rotation_wait_ns(const struct sim *s, unsigned int nr_targets,
 			     unsigned int running)
 {
 	double host = s->p.v[P_HOST_CPUS], rotation;
-	unsigned int k = nr_targets;
+	unsigned int k = busy_targets(s, nr_targets, running);
 
-	if (!host_overcommitted(s, running) || !nr_targets)
-		return 0;
-	/* Targets beyond the busy ones were halted: woken at once. */
-	if (k > running - 1)
-		k = running - 1;
-	if (k + 1 <= host)
+	if (!k || k + 1 <= host)
 		return 0; /* they fit beside the sender: host_corun_factor() */
 	rotation = (running - host) / host * s->p.v[P_HOST_SLICE_NS];
 	return rotation * expected_last_turn(k, (running - host) / (running - 1.0));
@@ -90,13 +95,9 @@ double host_corun_factor(const struct sim *s, unsigned int nr_targets,
 			 unsigned int running)
 {
 	double host = s->p.v[P_HOST_CPUS], together = 1;
-	unsigned int k = nr_targets, i;
+	unsigned int k = busy_targets(s, nr_targets, running), i;
 
-	if (!host_overcommitted(s, running) || !nr_targets)
-		return 1;
-	if (k > running - 1)
-		k = running - 1;
-	if (k + 1 > host)
+	if (!k || k + 1 > host)
 		return 1; /* some target always waits: host_rotation_wait_ns() */
 	for (i = 0; i < k; i++)
 		together *= (host - 1 - i) / (running - 1.0 - i);
