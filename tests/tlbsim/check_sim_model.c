@@ -960,6 +960,100 @@ START_TEST(test_hint_fault_splits_a_partly_mapped_folio)
 }
 END_TEST
 
+/* Folio 32..47, order 4, on node 1; pages [from, to) marked PROT_NONE,
+ * the others not mapped. */
+static struct sim *mthp_on_node1(uint64_t from, uint64_t to)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	uint64_t v;
+
+	for (v = 32; v < 48; v++) {
+		s->obj[0].page[v].order = 4;
+		s->obj[0].page[v].node = 1;
+		*pte_of(&s->mm[0], v) = v >= from && v < to ? PTE_PROTNONE : 0;
+	}
+	return s;
+}
+
+/*
+ * 6.12: try_to_migrate() removes a PTE-mapped large folio's PTEs one by
+ * one, so after the first the folio is partially mapped and
+ * __folio_remove_rmap() queues it for deferred split, marked;
+ * migrate_folio_move() requeues the destination with the mark. The
+ * folio's next migration therefore splits it (migrate_pages_batch(),
+ * try_split_folio()), and the pieces, mapped back accessible by
+ * remap_page(), migrate as one batch of 16. Folio 32..47, order 4, fully
+ * mapped PROT_NONE on node 1; the first fault comes from CPU 0 (node 0),
+ * the second from the last CPU (node 1).
+ */
+static struct sim *migrated_twice(enum tlbp_migrate_batch_policy second)
+{
+	struct sim *s = mthp_on_node1(32, 48);
+	struct mm *mm = &s->mm[0];
+	uint64_t v;
+
+	sim_hint_fault(s, &s->thread[0], 35);
+	ck_assert_uint_eq(s->st.splits, 0);
+	ck_assert_uint_eq(s->st.migrated_pages, 16);
+	ck_assert_uint_eq(s->st.tlb_ipis_sent, 0); /* PROT_NONE, nothing pending */
+	for (v = 32; v < 48; v++) {
+		ck_assert_uint_eq(s->obj[0].page[v].order, 4);
+		ck_assert_uint_eq(s->obj[0].page[v].node, 0);
+		*pte_of(mm, v) = PTE_PROTNONE; /* the scanner's next pass */
+	}
+	ck_assert(s->obj[0].page[32].flags & FOLIO_PARTIALLY_MAPPED);
+	s->policy.migrate = second;
+	s->policy.split = TLBP_SPLIT_FLUSH_BATCHED; /* 6.12's unmap_folio() */
+	sim_hint_fault(s, &s->thread[NR_CPUS - 1], 40);
+	ck_assert_uint_eq(s->st.splits, 1);
+	ck_assert_uint_eq(s->st.migrated_pages, 32);
+	for (v = 32; v < 48; v++) {
+		ck_assert_uint_eq(s->obj[0].page[v].order, 0);
+		ck_assert_uint_eq(s->obj[0].page[v].node, 1);
+		ck_assert(!(s->obj[0].page[v].flags & FOLIO_PARTIALLY_MAPPED));
+		ck_assert_int_eq(*pte_of(mm, v), PTE_PRESENT);
+	}
+	/* The split cleared PROT_NONE PTEs with nothing pending, and the
+	 * pieces' PTEs were accessible: no PROT_NONE unmap to count. */
+	ck_assert_uint_eq(s->st.protnone_batched_unmaps + s->st.protnone_unbatched_unmaps, 0);
+	ck_assert_uint_eq(s->st.violations, 0);
+	return s;
+}
+
+START_TEST(test_second_migration_splits_a_migrated_large_folio)
+{
+	struct sim *s = migrated_twice(TLBP_MIGRATE_BATCH_ALWAYS);
+
+	ck_assert_uint_eq(s->st.tlb_ipis_sent, NR_CPUS - 1); /* one batch flush */
+	destroy(s);
+	s = migrated_twice(TLBP_MIGRATE_BATCH_SKIP_NUMA);
+	ck_assert_uint_eq(s->st.tlb_ipis_sent, 16 * (NR_CPUS - 1)); /* one per piece */
+	destroy(s);
+	/* A batch of 16 small folios is not a single one: batched. */
+	s = migrated_twice(TLBP_MIGRATE_BATCH_SKIP_SINGLE);
+	ck_assert_uint_eq(s->st.tlb_ipis_sent, NR_CPUS - 1);
+	destroy(s);
+}
+END_TEST
+
+/* A large folio with one page mapped loses its last mapping at once: not
+ * partially mapped, not marked, and its next migration moves it whole. */
+START_TEST(test_one_mapped_page_leaves_the_folio_unmarked)
+{
+	struct sim *s = mthp_on_node1(36, 37);
+
+	sim_hint_fault(s, &s->thread[0], 36);
+	ck_assert_uint_eq(s->st.migrated_pages, 16);
+	ck_assert(!(s->obj[0].page[32].flags & FOLIO_PARTIALLY_MAPPED));
+	*pte_of(&s->mm[0], 36) = PTE_PROTNONE;
+	sim_hint_fault(s, &s->thread[NR_CPUS - 1], 36);
+	ck_assert_uint_eq(s->st.splits, 0);
+	ck_assert_uint_eq(s->st.migrated_pages, 32);
+	ck_assert_uint_eq(s->obj[0].page[40].order, 4);
+	destroy(s);
+}
+END_TEST
+
 /* A page that is not a large folio's head, or a shared folio (the kernel
  * marks only anonymous folios partially mapped), is refused with nothing
  * changed. */
@@ -1176,6 +1270,8 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_hint_fault_maps_the_whole_large_folio);
 	tcase_add_test(tc, test_hint_fault_splits_a_partly_mapped_folio);
 	tcase_add_test(tc, test_hint_fault_whole_folio_without_split);
+	tcase_add_test(tc, test_second_migration_splits_a_migrated_large_folio);
+	tcase_add_test(tc, test_one_mapped_page_leaves_the_folio_unmarked);
 	tcase_add_test(tc, test_split_refuses_what_it_cannot_split);
 	tcase_add_test(tc, test_oracle_unbounded_tlb_catches_never_flush);
 	tcase_add_test(tc, test_sweep_stops_at_a_fault);

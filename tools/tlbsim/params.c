@@ -29,7 +29,7 @@ static const char *const split_bench_names[] = { "thpscale", "debugfs", NULL };
 
 const struct param_def param_defs[NR_PARAMS] = {
 	[P_CPUS] = { "cpus", "CPUs", 384, 2, 8192, true, SC, NULL, SEED000 },
-	[P_SOCKETS] = { "sockets", "nodes", 2, 1, 64, true, SC, NULL, SEED000 },
+	[P_SOCKETS] = { "sockets", "nodes", 2, 1, 63, true, SC, NULL, SEED000 },
 	[P_THREADS] = { "threads", "threads", 384, 1, 8192, true, SC, NULL, "one per CPU unless set, as in " SEED000 "; at most cpus" },
 	[P_WORKING_SET_GIB] = { "working_set_gib", "GiB", 120, 0.001, 4096, false, SC, NULL, "120 GiB of anonymous 4 KiB pages: " SEED000 },
 	[P_DURATION_S] = { "duration_s", "s", 180, 0.001, 86400, false, SC, NULL, "one 180 s A/B run of " SEED000 },

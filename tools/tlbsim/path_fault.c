@@ -90,10 +90,12 @@ static int f_prepare(void *ctx, const struct tlbp_hint_folio *folio, int target)
 }
 
 /*
- * migrate_pages_batch() splits a large folio that is only partly mapped
+ * migrate_pages_batch() splits a large folio marked partially mapped
  * before it migrates anything (try_split_folio(), for an anonymous folio
- * on the deferred split list: a shared one is never marked partially
- * mapped, rmap.c): the split's unmap_folio() clears the mapped PTEs under
+ * on the deferred split list: a shared one is never marked, rmap.c). Two
+ * kinds are marked: one only partly mapped (split_partial_thp's halves),
+ * and, in 6.12, one that has migrated before (path_migrate.c). The
+ * split's unmap_folio() clears the mapped PTEs under
  * the split policy whatever the migrate policy, and the pieces come back
  * accessible. migrate_pages() then migrates the pieces as one batch; the
  * pieces nothing maps are freed there and count as migrated
@@ -106,13 +108,15 @@ static unsigned int split_partial(struct fault_ctx *f, uint64_t *vpns, unsigned 
 {
 	struct mm *mm = f->mm;
 	uint64_t head = folio_head(mm, f->vpn), nr = folio_pages(mm, f->vpn), v;
+	bool marked = mm->obj->page[head].flags & FOLIO_PARTIALLY_MAPPED;
 	unsigned int mapped = 0;
 
 	for (v = head; v < head + nr; v++)
 		if (*pte_of(mm, v) & (PTE_PRESENT | PTE_PROTNONE))
 			mapped++;
-	if (nr == 1 || mapped == nr || mm->obj->nr_mappers > 1 ||
-	    !f->s->p.v[P_SPLIT_PARTIAL_THP] || sim_split_folio(f->s, f->t->cpu, mm, head))
+	if (!marked && (mapped == nr || !f->s->p.v[P_SPLIT_PARTIAL_THP]))
+		return 0;
+	if (nr <= 2 || mm->obj->nr_mappers > 1 || sim_split_folio(f->s, f->t->cpu, mm, head))
 		return 0;
 	mapped = 0;
 	for (v = head; v < head + nr && mapped < max; v++)

@@ -112,6 +112,24 @@ static void folio_mapcounts(const struct object *o, uint64_t head, uint64_t nr,
 }
 
 /*
+ * 6.12 queues an anonymous large folio for deferred split, marked
+ * partially mapped, as soon as one of its pages loses its last mapping
+ * while another keeps one (__folio_remove_rmap()). try_to_migrate()
+ * removes a PTE-mapped folio's PTEs one at a time, so a folio with two or
+ * more pages mapped is marked by its own migration's unmap, and
+ * migrate_folio_move() requeues the destination with the source's mark:
+ * the moved folio stays marked, and migrate_pages_batch() splits it when
+ * it next migrates (path_fault.c). Order-1 folios have no deferred list;
+ * the model's shared objects are not anonymous.
+ */
+static void mark_partially_mapped(struct object *o, uint64_t head, uint64_t nr,
+				  int mapcount)
+{
+	if (nr > 2 && o->nr_mappers == 1 && mapcount >= 2)
+		o->page[head].flags |= FOLIO_PARTIALLY_MAPPED;
+}
+
+/*
  * migrate_pages_batch() over @n folios of @mm (given by any page of each):
  * unmap them all, one flush, then copy and remap each.
  */
@@ -134,6 +152,7 @@ int sim_migrate_folios(struct sim *s, unsigned int cpu, struct mm *mm,
 		struct tlbp_migrate_decision d;
 
 		folio_mapcounts(o, head, nr, &f);
+		mark_partially_mapped(o, head, nr, f.mapcount);
 		/* Before v6.4 there was no batch, so nothing to decide. */
 		if (s->p.v[P_MIGRATE_BATCHING])
 			err = tlbp_migrate_should_batch(s->policy.migrate, &f, &d);

@@ -57,6 +57,7 @@ static int s_proceed(void *ctx)
 	oracle_check_copy(c->s, c->mm, c->head, n);
 	for (vpn = c->head; vpn < c->head + n; vpn++) {
 		page[vpn].order = 0;
+		page[vpn].flags &= (uint8_t)~FOLIO_PARTIALLY_MAPPED;
 		page[vpn].frame_gen++;
 		folio_set_last_node(&page[vpn], last_node);
 	}

@@ -47,9 +47,13 @@ struct folio_page {
 };
 _Static_assert(sizeof(struct folio_page) == 8, "a page's state is 8 bytes");
 #define FOLIO_ISOLATED 0x01
+/* 6.12's partially_mapped flag: the folio is on the deferred split queue
+ * as partially mapped, so its next migration splits it first. */
+#define FOLIO_PARTIALLY_MAPPED 0x02
 /* The node of the folio's last hint fault, plus one (0: none yet): the
- * nid half of the kernel's last_cpupid, for the last-node filter. */
-#define FOLIO_LAST_NODE_SHIFT 1
+ * nid half of the kernel's last_cpupid, for the last-node filter. Six
+ * bits: at most 63 nodes (the sockets parameter's bound). */
+#define FOLIO_LAST_NODE_SHIFT 2
 
 static inline unsigned int folio_last_node(const struct folio_page *fp)
 {
