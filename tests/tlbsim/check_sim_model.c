@@ -795,41 +795,56 @@ START_TEST(test_hint_fault_eager_flushes_deferred_does_not)
 END_TEST
 
 /*
- * should_numa_migrate_memory() (mm/mempolicy.c, 6.12) with the last-node
- * filter: once the mm has done more than 4 scan sequences, a folio whose
- * last fault came from node 0 does not follow a fault from node 1; a
- * second fault from node 1 migrates it. Early in the mm's life the first
- * fault migrates.
+ * The last-node filter as 6.12 runs it with the default mempolicy:
+ * mpol_misplaced() returns at once for a folio already on the faulting
+ * CPU's node (MPOL_PREFERRED, the node's own preferred_node_policy), so
+ * only a remote fault reaches should_numa_migrate_memory()
+ * (kernel/sched/fair.c), which swaps in this fault's cpupid and, once the
+ * task has done more than 4 scan sequences, migrates only when the last
+ * recorded fault came from this node too, or none was recorded (no
+ * numa_group). migrate_folio_move() copies the record to the new folio.
  */
 START_TEST(test_hint_fault_last_node_filter)
 {
 	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
 	struct thread *far = &s->thread[NR_CPUS - 1]; /* on node 1 */
 	struct thread *near = &s->thread[0];           /* on node 0 */
+	struct folio_page *fp = &s->obj[0].page[7];
 
 	ck_assert_uint_eq(s->cpu[far->cpu].node, 1);
 	s->p.v[P_MIGRATE_FILTER] = FILTER_LAST_NODE;
 	s->mm[0].scan_seq = 5;
-	/* Local fault on node 0: no migration, records node 0. */
+	/* Local fault: no migration, and nothing recorded. */
 	*pte_of(&s->mm[0], 7) = PTE_PROTNONE;
 	sim_hint_fault(s, near, 7);
 	ck_assert_uint_eq(s->st.migrated_pages, 0);
-	/* First fault from node 1: the last one came from node 0. */
-	*pte_of(&s->mm[0], 7) = PTE_PROTNONE;
-	sim_hint_fault(s, far, 7);
-	ck_assert_uint_eq(s->st.migrated_pages, 0);
-	ck_assert_uint_eq(s->obj[0].page[7].node, 0);
-	/* Second in a row from node 1: migrates. */
+	ck_assert_uint_eq(folio_last_node(fp), 0);
+	/* Remote with nothing recorded: migrates, and records node 1. */
 	*pte_of(&s->mm[0], 7) = PTE_PROTNONE;
 	sim_hint_fault(s, far, 7);
 	ck_assert_uint_eq(s->st.migrated_pages, 1);
-	ck_assert_uint_eq(s->obj[0].page[7].node, 1);
-	/* Early in the mm's life the first remote fault is enough. */
-	s->mm[0].scan_seq = 4;
+	ck_assert_uint_eq(fp->node, 1);
+	ck_assert_uint_eq(folio_last_node(fp), 2);
+	/* Remote from node 0 after node 1: refused, records node 0. */
+	*pte_of(&s->mm[0], 7) = PTE_PROTNONE;
+	sim_hint_fault(s, near, 7);
+	ck_assert_uint_eq(s->st.migrated_pages, 1);
+	ck_assert_uint_eq(folio_last_node(fp), 1);
+	/* A local fault in between leaves the record alone... */
+	*pte_of(&s->mm[0], 7) = PTE_PROTNONE;
+	sim_hint_fault(s, far, 7);
+	ck_assert_uint_eq(folio_last_node(fp), 1);
+	/* ...so the next remote fault from node 0 is the second in a row. */
 	*pte_of(&s->mm[0], 7) = PTE_PROTNONE;
 	sim_hint_fault(s, near, 7);
 	ck_assert_uint_eq(s->st.migrated_pages, 2);
-	ck_assert_uint_eq(s->obj[0].page[7].node, 0);
+	ck_assert_uint_eq(fp->node, 0);
+	/* Early in the mm's life the first remote fault is enough. */
+	s->mm[0].scan_seq = 4;
+	*pte_of(&s->mm[0], 7) = PTE_PROTNONE;
+	sim_hint_fault(s, far, 7);
+	ck_assert_uint_eq(s->st.migrated_pages, 3);
+	ck_assert_uint_eq(fp->node, 1);
 	ck_assert_uint_eq(s->st.violations, 0);
 	destroy(s);
 }

@@ -36,12 +36,12 @@ static bool f_find_folio(void *ctx, struct tlbp_hint_folio *folio)
 }
 
 /*
- * should_numa_migrate_memory() (mm/mempolicy.c, 6.12) for a private folio
- * faulted by the task that faulted it last: records this fault's node and
- * says whether a migration to it may go ahead. Early in the mm's life (at
- * most 4 scan sequences) the first fault migrates; after that, only a
- * second fault in a row from the same node does, so a page follows a
- * thread that stays, not one passing through.
+ * should_numa_migrate_memory() (kernel/sched/fair.c, 6.12) for a private
+ * folio faulted remotely by the task that faulted it last: records this
+ * fault's node and says whether a migration to it may go ahead. Early in
+ * the mm's life (at most 4 scan sequences) the first fault migrates;
+ * after that, only a second remote fault in a row from the same node
+ * does, so a page follows a thread that stays, not one passing through.
  */
 static bool last_node_allows(struct fault_ctx *f, unsigned int here)
 {
@@ -62,11 +62,15 @@ static int f_target_node(void *ctx, const struct tlbp_hint_folio *folio,
 	if (f->mm->obj->nr_mappers > 1)
 		*flags |= TLBP_TNF_SHARED;
 	if ((int)s->p.v[P_MIGRATE_FILTER] == FILTER_LAST_NODE) {
-		/* Recorded on every fault, local ones too. */
-		bool allowed = last_node_allows(f, here);
-
-		return (unsigned int)folio->nid == here || !allowed ? TLBP_NUMA_NO_NODE :
-								      (int)here;
+		/*
+		 * A local fault records nothing: with the default mempolicy
+		 * (each node's MPOL_PREFERRED preferred_node_policy),
+		 * mpol_misplaced() returns before the filter for a folio
+		 * already on this node.
+		 */
+		if ((unsigned int)folio->nid == here)
+			return TLBP_NUMA_NO_NODE;
+		return last_node_allows(f, here) ? (int)here : TLBP_NUMA_NO_NODE;
 	}
 	if ((unsigned int)folio->nid == here)
 		return TLBP_NUMA_NO_NODE;
