@@ -5,7 +5,10 @@ kernel/patches/measure/) and prints the NUMA scanner's calls one a line:
 when (ms of the guest's clock since the first call), the calling task, the
 sequence it found, what it scanned (VMA indices of /proc/PID/maps; "F" marks
 the VMA it forced), how many VMAs it skipped for want of its pid bit, how
-long it took and how many batched-pending flushes it drained. Then a
+long it took and how many batched-pending flushes it drained; under a
+call that drained, its drains and the hint-fault migrations of every task
+(and how many of those while a scan was pending) in each fifth of its
+time, where a storm shows whether it thins out. Then a
 summary: calls, sequences completed, calls that marked the region, forced
 calls, drains, hint-fault migrations (and how many came while a scan had
 tlb_flush_pending up), and the guest's jiffies per millisecond of ktime.
@@ -36,6 +39,7 @@ MAP = re.compile(r'([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)')
 def parse(path):
     maps, calls, jiffy_pairs = [], [], []
     migrations = [0, 0]  # all, while a scan's tlb_flush_pending was up
+    migration_kts = []   # (kt, pending) of each
     in_maps = False
     by_pid = {}
     tasks = set()
@@ -75,7 +79,7 @@ def parse(path):
             if tag == 'ENTER':
                 call = {'kt': int(kv['kt']), 'pid': kv['pid'], 'seq': int(kv['seq']),
                         'scan': [], 'skips': 0, 'region': False, 'drains': 0,
-                        'end': None}
+                        'drain_kts': [], 'end': None}
                 calls.append(call)
                 by_pid[kv['pid']] = call
                 jiffy_pairs.append((int(kv['kt']), int(kv['ms'])))
@@ -83,9 +87,11 @@ def parse(path):
                 by_pid.pop(kv['pid'])['end'] = int(kv['kt'])
             elif tag == 'DRAIN' and kv.get('pid') in by_pid:
                 by_pid[kv['pid']]['drains'] += 1
+                by_pid[kv['pid']]['drain_kts'].append(int(kv['kt']))
             elif tag == 'MIGRATE':
                 migrations[0] += 1
                 migrations[1] += kv.get('pending') == '1'
+                migration_kts.append((int(kv['kt']), kv.get('pending') == '1'))
             elif tag in ('SCAN', 'FORCED', 'PID_INACTIVE') and kv.get('pid') in by_pid:
                 call = by_pid[kv['pid']]
                 start = int(kv['vma'].split('-')[0], 16)
@@ -93,6 +99,9 @@ def parse(path):
                     call['skips'] += 1
                 else:
                     call['scan'].append((tag == 'FORCED', start))
+    for c in calls:
+        c['migration_kts'] = [(kt, pend) for kt, pend in migration_kts
+                              if c['end'] is not None and c['kt'] <= kt <= c['end']]
     return maps, calls, jiffy_pairs, migrations, marks, tasks, main_pid
 
 
@@ -175,6 +184,8 @@ def main():
         print('%7d ms  pid %s%s  seq %d  skipped %2d  took %s  drains %4d  scanned %s' %
               (c['kt'] - t0, c['pid'], ' (child)' if c['pid'] in child_pids else '', c['seq'],
                c['skips'], took, c['drains'], ','.join(compress(marks)) or '-'))
+        if c['drains'] and c['end'] is not None:
+            print_pace(c)
     rate = ((jp[-1][1] - jp[0][1]) / (jp[-1][0] - jp[0][0])
             if len(jp) > 1 and jp[-1][0] > jp[0][0] else float('nan'))
     for label, mine in (('', parent), ('child: ', child)):
@@ -190,6 +201,25 @@ def main():
     print_main_stack('main stack', maps, vma_events, tasks - {main_pid}, main_pid)
     if child_pids:
         print_main_stack('child\'s main stack', maps, vma_events, theirs, None)
+
+
+def fifths(kts, start, end):
+    """How many of @kts fall in each fifth of [start, end]."""
+    counts = [0] * 5
+    for kt in kts:
+        counts[min(4, (kt - start) * 5 // max(1, end - start))] += 1
+    return ','.join(map(str, counts))
+
+
+def print_pace(c):
+    """A draining call's drains and the migrations during it, by fifths
+    of its time."""
+    mig = c['migration_kts']
+    print('          by fifths: drains %s; migrations %s (%d), %s while pending (%d)' %
+          (fifths(c['drain_kts'], c['kt'], c['end']),
+           fifths([kt for kt, _ in mig], c['kt'], c['end']), len(mig),
+           fifths([kt for kt, pend in mig if pend], c['kt'], c['end']),
+           sum(pend for _, pend in mig)))
 
 
 def summary(label, calls, region_vmas):

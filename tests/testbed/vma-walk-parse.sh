@@ -59,6 +59,28 @@ out=$($parse "$tmp/private.log") || bad "the parser exited non-zero"
 expect '^vma  3 rw-p  1048576 KiB   <- the region$' "one large VMA is the region"
 expect 'calls that marked the region 0 (0 markings of its 1 VMAs)' \
 	"a call that marked only the stack did not mark the region"
+# A draining call: its drains and the migrations during it, by fifths of
+# its 100 ms; a migration outside every call is not counted there.
+mig() { # kt pending
+	printf '[ 1.0] tbvma MIGRATE kt=%s pid=9 addr=1000 to=1 pending=%s\n' "$1" "$2"
+}
+{
+	maps 10000000-50000000
+	line ENTER 100 7 0
+	line SCAN 101 7 10000000
+	line DRAIN 105 7 0
+	mig 106 1
+	line DRAIN 125 7 0
+	mig 130 1
+	mig 150 0
+	line DRAIN 199 7 0
+	line EXIT 200 7 0
+	mig 300 0
+} >"$tmp/storm.log"
+out=$($parse "$tmp/storm.log") || bad "the parser exited non-zero"
+expect '^          by fifths: drains 1,1,0,0,1; migrations 1,1,1,0,0 (3), 1,1,0,0,0 while pending (2)$' \
+	"a draining call's drains and migrations by fifths of its time"
+expect "^migrations 4 (2 while a scan was pending)" "every migration in the summary"
 fault() { # kt pid vma-start addr
 	printf '[ 1.0] tbvma FAULTBIT ms=%s pid=%s vma=%s-0 addr=%s\n' "$1" "$2" "$3" "$4"
 }
