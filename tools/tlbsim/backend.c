@@ -88,15 +88,15 @@ static double holdoff_wait_ns(struct sim *s, unsigned int nr_targets)
 /*
  * Sending to @nr_targets CPUs and hearing back from the last, its handler
  * aside: serial sends on hardware; on a host with fewer cores than the
- * @running vCPUs, the wait for the targets' threads to run (host_sched.c)
+ * @running vCPUs, the wait for the targets' threads to run, drawn (host_sched.c)
  * when they cannot all run beside the sender; when they can, the whole
  * round trip stretches by host_corun_factor() instead.
  */
-static double ipi_round_trip_ns(const struct sim *s, unsigned int nr_targets,
+static double ipi_round_trip_ns(struct sim *s, unsigned int nr_targets,
 				unsigned int running)
 {
 	double extra = host_overcommitted(s, running) ?
-		       host_rotation_wait_ns(s, nr_targets, running) :
+		       host_rotation_wait_draw_ns(s, nr_targets, running) :
 		       (nr_targets - 1) * s->p.v[P_IPI_EXTRA_NS];
 
 	return s->p.v[P_IPI_FIRST_NS] + extra;

@@ -27,13 +27,21 @@
  *   with probability P = prod over i < k of (H - 1 - i) / (R - 1 - i), so
  *   a flush takes R / (H P) times its round trip in wall time.
  *
- * Expectations are charged, not draws, so the random stream the other
- * decisions use is the one it was. With R <= H every target is on a core
+ * A flush is charged a draw of the rotation's wait (m drawn, then the
+ * last of m uniform turns), not its expectation: concurrent flushes with
+ * one fixed wait all end together, which lines up every CPU's next step
+ * with the others' in a way the host does not (a scanner storm then finds
+ * a migration's debt at every page table; the guest's storms pause, see
+ * docs/results.md). The draws come from a stream of their own
+ * (s->host_rng), so the other decisions' stream is the one it was. The
+ * stretch for targets that fit stays an expectation: a per-PTE split's
+ * stream of 512 flushes averages it out. With R <= H every target is on a core
  * and the ordinary round trip applies (ipi_first_ns, ipi_extra_ns). The
  * microbench shootdowns this was derived from and checked on are in
  * docs/data/testbed-host-sched.md.
  */
 #include "host_sched.h"
+#include "rng.h"
 #include "sim.h"
 
 #include <math.h>
@@ -89,6 +97,24 @@ double host_rotation_wait_ns(const struct sim *s, unsigned int nr_targets,
 		return 0; /* they fit beside the sender: host_corun_factor() */
 	rotation = (running - host) / host * s->p.v[P_HOST_SLICE_NS];
 	return rotation * expected_last_turn(k, (running - host) / (running - 1.0));
+}
+
+double host_rotation_wait_draw_ns(struct sim *s, unsigned int nr_targets,
+				  unsigned int running)
+{
+	double host = s->p.v[P_HOST_CPUS], p, rotation;
+	unsigned int k = busy_targets(s, nr_targets, running), m = 0, i;
+
+	if (!k || k + 1 <= host)
+		return 0;
+	p = (running - host) / (running - 1.0);
+	for (i = 0; i < k; i++)
+		m += rng_unit(&s->host_rng) < p;
+	if (!m)
+		return 0;
+	rotation = (running - host) / host * s->p.v[P_HOST_SLICE_NS];
+	/* The largest of m uniforms is U^(1/m). */
+	return rotation * pow(rng_unit(&s->host_rng), 1.0 / m);
 }
 
 double host_corun_factor(const struct sim *s, unsigned int nr_targets,

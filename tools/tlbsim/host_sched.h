@@ -21,6 +21,11 @@ bool host_overcommitted(const struct sim *s, unsigned int running);
  * host's cores. */
 double host_rotation_wait_ns(const struct sim *s, unsigned int nr_targets,
 			     unsigned int running);
+/* One flush's wait, drawn: @m of the @nr_targets busy targets off a core
+ * (binomial), the last of their uniform turns in the rotation; its mean is
+ * host_rotation_wait_ns(). Draws from s->host_rng only. */
+double host_rotation_wait_draw_ns(struct sim *s, unsigned int nr_targets,
+				  unsigned int running);
 /* How many times longer a flush's round trip takes, in wall time, when the
  * sender and its @nr_targets targets fit on the host's cores but share
  * them with others: 1 otherwise. */

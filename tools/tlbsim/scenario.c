@@ -171,6 +171,8 @@ static int run_model(const struct scenario *sc, const struct params *p,
 	s->unsafe = pol->unsafe;
 	s->flush_ops = backend_ops((enum backend_kind)p->v[P_BACKEND]);
 	rng_seed(&s->rng, seed);
+	/* Its own stream: the other decisions draw what they drew before. */
+	rng_seed(&s->host_rng, ~seed);
 	sim_paths_register(s);
 	if (sc->setup(s, pol)) {
 		snprintf(err, errlen, "%s: cannot build the model (out of memory?)", sc->name);

@@ -355,6 +355,7 @@ struct sim {
 	const struct sim_tick *tick; /* NULL: none */
 	uint64_t tick_next;
 	struct rng rng;
+	struct rng host_rng; /* the host's rotation draws only (host_sched.c) */
 	struct event_heap heap;
 	uint64_t now, end_ns;
 	uint64_t window_ns; /* start of the measured window (0: the whole run) */
