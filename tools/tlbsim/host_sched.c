@@ -87,32 +87,48 @@ static unsigned int busy_targets(const struct sim *s, unsigned int nr_targets,
 	return nr_targets < running - 1 ? nr_targets : running - 1;
 }
 
+/*
+ * The rotation case, shared by the expectation and the draw: true, with
+ * the busy targets in *@k, the chance each is off a core in *@p and the
+ * rotation's length in *@rotation, when some target cannot run beside
+ * the sender; false when nothing waits or host_corun_factor() applies.
+ */
+static bool rotation_case(const struct sim *s, unsigned int nr_targets, unsigned int running,
+			  unsigned int *k, double *p, double *rotation)
+{
+	double host = s->p.v[P_HOST_CPUS];
+
+	*k = busy_targets(s, nr_targets, running);
+	if (!*k || *k + 1 <= host)
+		return false; /* they fit beside the sender: host_corun_factor() */
+	*p = (running - host) / (running - 1.0);
+	*rotation = (running - host) / host * s->p.v[P_HOST_SLICE_NS];
+	return true;
+}
+
 double host_rotation_wait_ns(const struct sim *s, unsigned int nr_targets,
 			     unsigned int running)
 {
-	double host = s->p.v[P_HOST_CPUS], rotation;
-	unsigned int k = busy_targets(s, nr_targets, running);
+	double p, rotation;
+	unsigned int k;
 
-	if (!k || k + 1 <= host)
-		return 0; /* they fit beside the sender: host_corun_factor() */
-	rotation = (running - host) / host * s->p.v[P_HOST_SLICE_NS];
-	return rotation * expected_last_turn(k, (running - host) / (running - 1.0));
+	if (!rotation_case(s, nr_targets, running, &k, &p, &rotation))
+		return 0;
+	return rotation * expected_last_turn(k, p);
 }
 
 double host_rotation_wait_draw_ns(struct sim *s, unsigned int nr_targets,
 				  unsigned int running)
 {
-	double host = s->p.v[P_HOST_CPUS], p, rotation;
-	unsigned int k = busy_targets(s, nr_targets, running), m = 0, i;
+	double p, rotation;
+	unsigned int k, m = 0, i;
 
-	if (!k || k + 1 <= host)
+	if (!rotation_case(s, nr_targets, running, &k, &p, &rotation))
 		return 0;
-	p = (running - host) / (running - 1.0);
 	for (i = 0; i < k; i++)
 		m += rng_unit(&s->host_rng) < p;
 	if (!m)
 		return 0;
-	rotation = (running - host) / host * s->p.v[P_HOST_SLICE_NS];
 	/* The largest of m uniforms is U^(1/m). */
 	return rotation * pow(rng_unit(&s->host_rng), 1.0 / m);
 }

@@ -16,7 +16,8 @@ unsigned int sim_running_vcpus(const struct sim *s);
 /* Whether @running vCPUs are more than the host's cores (host_cpus > 0). */
 bool host_overcommitted(const struct sim *s, unsigned int running);
 /* The expected wait, in ns, for the last of @nr_targets busy targets'
- * threads to be run by a host with @running runnable vCPUs; 0 unless
+ * threads to be run by a host with @running runnable vCPUs (the mean of
+ * host_rotation_wait_draw_ns(), which the model charges); 0 unless
  * host_overcommitted() and the sender and its targets are more than the
  * host's cores. */
 double host_rotation_wait_ns(const struct sim *s, unsigned int nr_targets,

@@ -115,11 +115,16 @@ static unsigned int split_partial(struct fault_ctx *f, uint64_t *vpns, unsigned 
 	bool marked = mm->obj->page[head].flags & FOLIO_PARTIALLY_MAPPED;
 	unsigned int mapped = 0;
 
-	for (v = head; v < head + nr; v++)
-		if (*pte_of(mm, v) & (PTE_PRESENT | PTE_PROTNONE))
-			mapped++;
-	if (!marked && (mapped == nr || !f->s->p.v[P_SPLIT_PARTIAL_THP]))
-		return 0;
+	if (!marked) {
+		/* Only partly mapped, with split_partial_thp's halves. */
+		if (nr == 1 || !f->s->p.v[P_SPLIT_PARTIAL_THP])
+			return 0;
+		for (v = head; v < head + nr; v++)
+			if (*pte_of(mm, v) & (PTE_PRESENT | PTE_PROTNONE))
+				mapped++;
+		if (mapped == nr)
+			return 0;
+	}
 	if (nr <= 2 || mm->obj->nr_mappers > 1 || sim_split_folio(f->s, f->t->cpu, mm, head))
 		return 0;
 	mapped = 0;
