@@ -12,6 +12,7 @@
 #include "profile.h"
 #include "scenario.h"
 #include "scenario_cases.h"
+#include "sim.h"
 #include "suite_runner.h"
 
 /*
@@ -69,6 +70,86 @@ START_TEST(test_scenarios_testbed_half_mapped_thps_flush_vma_by_vma)
 	ck_assert_double_eq(h.v[M_SCAN_CALLS], 1);
 	ck_assert_double_eq(w.v[M_SCAN_CALLS], 1);
 	ck_assert_double_eq(h.v[M_SCANNER_FLUSH_MM_CALLS] - w.v[M_SCANNER_FLUSH_MM_CALLS], 23);
+}
+END_TEST
+
+/* What a run's first scan call and its tasks' tick phases were. */
+struct first_call {
+	int task;           /* the first call's task, or -1 before one */
+	bool moving;        /* that task is a moving worker */
+	bool phases_in_period; /* every stamp in [0, the scan delay) at the start */
+	bool phases_differ; /* two tasks' stamps differ at the start */
+	bool seen_start;
+};
+
+static void watch_first_call(void *ctx, const struct sim *s, uint64_t at)
+{
+	struct first_call *f = ctx;
+	const struct mm *mm = &s->mm[0];
+	unsigned int i;
+
+	(void)at;
+	if (!f->seen_start) {
+		f->seen_start = true;
+		f->phases_in_period = true;
+		for (i = 0; i < s->nr_threads; i++) {
+			f->phases_in_period &= s->thread[i].scan_stamp_ns <
+					       (uint64_t)(s->p.v[P_SCAN_DELAY_MS] * 1e6);
+			f->phases_differ |= s->thread[i].scan_stamp_ns != s->thread[0].scan_stamp_ns;
+		}
+	}
+	for (i = 0; f->task < 0 && i < SCAN_CALLS_MAX; i++)
+		if (mm->call[i].active) {
+			f->task = (int)mm->call[i].task;
+			f->moving = s->thread[mm->call[i].task].moving;
+		}
+}
+
+static struct first_call first_call_of(uint64_t seed)
+{
+	const struct scenario *sc = scenario_find("testbed");
+	struct first_call f = { .task = -1 };
+	struct sim_tick tick = { .every_ns = 1000000, .fn = watch_first_call, .ctx = &f,
+				 .records = true };
+	struct metrics m;
+	struct params p;
+	char err[160];
+
+	params_defaults(&p);
+	set_case_params(&p, small_testbed);
+	ck_assert_msg(scenario_run_ticked(sc, &p, scenario_policy(sc, "skip-single"), seed, &m,
+					  NULL, &tick, err, sizeof(err)) == 0, "%s", err);
+	ck_assert(f.seen_start);
+	ck_assert_int_ge(f.task, 0);
+	return f;
+}
+
+/*
+ * task_tick_numa() fires a period of a worker's runtime after its
+ * node_stamp, and the first tick after numa_next_scan makes the call.
+ * init_numa_balancing() gives every worker the same stamp, so the phase
+ * is the runtime each brings from before the window, drawn uniform in a
+ * period: which worker calls first is a draw of the seed (in the guest,
+ * moving and stable workers alike), not the lowest index a tie falls to,
+ * and the same seed draws the same.
+ */
+START_TEST(test_scenarios_testbed_first_scanner_is_drawn)
+{
+	unsigned int seed, by_moving = 0, by_stable = 0;
+
+	for (seed = 1; seed <= 16; seed++) {
+		struct first_call f = first_call_of(seed);
+
+		ck_assert(f.phases_in_period);
+		ck_assert(f.phases_differ);
+		if (f.moving)
+			by_moving++;
+		else
+			by_stable++;
+		ck_assert_int_eq(first_call_of(seed).task, f.task);
+	}
+	ck_assert_uint_gt(by_moving, 0);
+	ck_assert_uint_gt(by_stable, 0);
 }
 END_TEST
 
@@ -484,6 +565,7 @@ static Suite *scenarios_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_scenarios_testbed_mechanisms);
 	tcase_add_test(tc, test_scenarios_testbed_half_mapped_thps_flush_vma_by_vma);
+	tcase_add_test(tc, test_scenarios_testbed_first_scanner_is_drawn);
 	tcase_add_test(tc, test_profiles_named_and_applied);
 	tcase_add_test(tc, test_scenarios_same_seed_same_figures);
 	tcase_add_test(tc, test_scenarios_demote_sync_counts);

@@ -137,6 +137,12 @@ static void schedule_next_call(struct sim *s, struct mm *mm)
 	sim_schedule_page(s, next, EV_SCAN_START, mm->id - 1, mm->start_gen);
 }
 
+void sim_scan_schedule_first(struct sim *s, struct mm *mm, uint64_t next_scan_ns)
+{
+	mm->next_scan_ns = next_scan_ns;
+	schedule_next_call(s, mm);
+}
+
 /* A call of @task started at @started: numa_next_scan is one period (in
  * jiffies) of the calling task later, and the next start is picked
  * against it. */

@@ -37,6 +37,10 @@ void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn);
 unsigned int sim_scan_next_cpu(const struct sim *s, const struct mm *mm);
 /* Starts a scan call (a pass) of @mm on sim_this_cpu(). */
 void sim_scan_start(struct sim *s, struct mm *mm);
+/* @mm's first call: numa_next_scan is @next_scan_ns (mm_init's scan
+ * delay), and with tasks' ticks modelled the call waits for the first
+ * tick after it, of whichever task that is. */
+void sim_scan_schedule_first(struct sim *s, struct mm *mm, uint64_t next_scan_ns);
 /* The next step of @mm's call in slot @slot. */
 void sim_scan_table(struct sim *s, struct mm *mm, unsigned int slot);
 /* Where @vpn was marked, for a migration while @mm's pass runs. */

@@ -173,6 +173,7 @@ static int run_model(const struct scenario *sc, const struct params *p,
 	rng_seed(&s->rng, seed);
 	/* Its own stream: the other decisions draw what they drew before. */
 	rng_seed(&s->host_rng, ~seed);
+	s->seed = seed;
 	sim_paths_register(s);
 	if (sc->setup(s, pol)) {
 		snprintf(err, errlen, "%s: cannot build the model (out of memory?)", sc->name);

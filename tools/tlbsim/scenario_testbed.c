@@ -164,6 +164,30 @@ static unsigned int first_cpu(const struct sim *s, unsigned int i)
 	return node * per_node + i / s->nr_nodes;
 }
 
+/* The tick phases' own stream: the run's other draws are what they were. */
+#define TICK_PHASE_STREAM 0x7469636b70686173ULL
+
+/*
+ * Where in its scan period a worker's task_tick_numa() fires, as a
+ * node_stamp in [0, @period_ns). init_numa_balancing() gives every new
+ * thread the same stamp (the min() of task_scan_max()'s milliseconds
+ * and a product in nanoseconds, plus two ticks: about 8 ms), so what
+ * sets the phase is the runtime a worker brings to the window: its
+ * first touch of its part (192 or 32 MiB) and the munmap()s of
+ * numa-thp-split, run before numa_regions' barrier on vCPUs that the
+ * host shares out by slices of milliseconds, while runtime counts the
+ * guest's wall time. That runtime is of the order of the period (1 s)
+ * and cannot be known to within one, so its phase is drawn uniform:
+ * which worker's tick comes first after numa_next_scan, and so which
+ * tasks scan, is a draw as in the guest (whose first calls came from
+ * six different workers over the eleven runs logged in
+ * docs/data/testbed-vma-walk.md), not the lowest index a tie falls to.
+ */
+static uint64_t tick_phase_ns(struct rng *phases, uint64_t period_ns)
+{
+	return period_ns ? rng_below(phases, period_ns) : 0;
+}
+
 /* The region, its mappings, the threads' parts and where they start. */
 static int build(struct sim *s, unsigned int moving, unsigned int stable)
 {
@@ -173,6 +197,9 @@ static int build(struct sim *s, unsigned int moving, unsigned int stable)
 	uint64_t part = (uint64_t)p->v[P_STABLE_MIB] << (20 - PAGE_SHIFT);
 	uint64_t pages = moving * slice + stable * part, v;
 	struct object *o;
+	struct rng phases;
+
+	rng_seed(&phases, s->seed ^ TICK_PHASE_STREAM);
 
 	s->nr_threads = nr;
 	s->thread = calloc(nr, sizeof(*s->thread));
@@ -204,6 +231,7 @@ static int build(struct sim *s, unsigned int moving, unsigned int stable)
 		 * task_scan_start(): it keeps the delay until its first
 		 * update_task_scan_period(). */
 		t->scan_rate.period_ns = (uint64_t)(p->v[P_SCAN_DELAY_MS] * 1e6);
+		t->scan_stamp_ns = tick_phase_ns(&phases, t->scan_rate.period_ns);
 		t->slice_pages = t->moving ? slice : part;
 		t->slice_start = t->moving ? i * slice : moving * slice + (i - moving) * part;
 		if (!mm->nr_threads++) {
@@ -326,7 +354,8 @@ static int setup_testbed(struct sim *s, const struct policy_def *pol)
 	if (warmup)
 		sim_schedule(s, warmup, EV_WINDOW, 0);
 	for (i = 0; s->balancing && i < s->nr_mms; i++)
-		sim_schedule(s, sim_jiffies_ns(s, p->v[P_SCAN_DELAY_MS] * 1e6) + i, EV_SCAN_START, i);
+		sim_scan_schedule_first(s, &s->mm[i],
+					sim_jiffies_ns(s, p->v[P_SCAN_DELAY_MS] * 1e6) + i);
 	return 0;
 }
 

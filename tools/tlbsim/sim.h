@@ -356,6 +356,7 @@ struct sim {
 	uint64_t tick_next;
 	struct rng rng;
 	struct rng host_rng; /* the host's rotation draws only (host_sched.c) */
+	uint64_t seed; /* the run's: a setup that draws seeds a stream of its own from it */
 	struct event_heap heap;
 	uint64_t now, end_ns;
 	uint64_t window_ns; /* start of the measured window (0: the whole run) */
