@@ -60,6 +60,14 @@
  *                            per 4 KiB page of its own 32 MiB in a loop
  *                            (numa_regions' access), NUMA balancing off:
  *                            ns per page per thread
+ *   sweep_mixed_{32,192}_ns_per_page
+ *                            the same loop in numa_regions' private mix:
+ *                            four threads over 32 MiB and four over
+ *                            192 MiB at once, each on the node the
+ *                            workload starts it on; ns per page of the
+ *                            32 MiB sweepers and of the 192 MiB ones (the
+ *                            testbed's moving threads swept three times
+ *                            faster than sweep_ns_per_page says)
  *   split_thp_{batched,per_pte}_ns
  *                            one round of thp_split's loop by a lone
  *                            process, the rest of the guest idle: the
@@ -364,6 +372,7 @@ static void load_stop(const pid_t *pids, int nr)
 struct sweeper {
 	int cpu;
 	char *part;
+	size_t len;
 	volatile unsigned long pages;
 };
 
@@ -375,48 +384,113 @@ static void *sweep_main(void *arg)
 	char v = 0;
 
 	tb_pin_to_cpu(w->cpu);
-	memset(w->part, 1, SWEEP_PART);
+	memset(w->part, 1, w->len);
 	while (!sweep_stop) {
-		for (size_t off = 0; off < SWEEP_PART; off += TB_PAGE_SIZE)
+		for (size_t off = 0; off < w->len; off += TB_PAGE_SIZE)
 			((volatile char *)w->part)[off] = v;
-		w->pages += SWEEP_PART / TB_PAGE_SIZE;
+		w->pages += w->len / TB_PAGE_SIZE;
 		v++;
 	}
 	return NULL;
 }
 
-/* ns per page per thread of numa_regions' loop, one thread per CPU. */
-static double sweep_ns(const int *cpus, int nr)
+/*
+ * numa_regions' loop by @nr threads at once, thread i on @cpus[i] over its
+ * own @len[i] bytes, NUMA balancing off: fills @ns_per_page[i], ns per
+ * page of thread i's own sweeps. The count starts once every thread has
+ * finished its first pass (all faulted in) and a second has gone by.
+ */
+static int sweep_parts(const int *cpus, const size_t *len, int nr, double *ns_per_page)
 {
 	struct sweeper w[MAX_SPINNERS + 1];
 	pthread_t tid[MAX_SPINNERS + 1];
-	unsigned long before = 0, after = 0;
-	char *region = mmap(NULL, SWEEP_PART * (size_t)nr, PROT_READ | PROT_WRITE,
-			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned long before[MAX_SPINNERS + 1];
+	size_t total = 0, at = 0;
+	char *region;
+	int i, started;
 
-	madvise(region, SWEEP_PART * (size_t)nr, MADV_NOHUGEPAGE); /* 4 KiB, as mode=private */
+	for (i = 0; i < nr; i++)
+		total += len[i];
+	region = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (region == MAP_FAILED)
+		return -1;
+	madvise(region, total, MADV_NOHUGEPAGE); /* 4 KiB, as mode=private */
 	tb_write_file("/proc/sys/kernel/numa_balancing", "0");
 	sweep_stop = 0;
-	for (int i = 0; i < nr; i++) {
+	for (i = 0; i < nr; i++) {
 		w[i].cpu = cpus[i];
-		w[i].part = region + SWEEP_PART * (size_t)i;
+		w[i].part = region + at;
+		w[i].len = len[i];
 		w[i].pages = 0;
+		at += len[i];
 		pthread_create(&tid[i], NULL, sweep_main, &w[i]);
 	}
-	tb_sleep_ms(1000); /* faulted in, running */
-	for (int i = 0; i < nr; i++)
-		before += w[i].pages;
+	do {
+		tb_sleep_ms(100);
+		for (started = 0, i = 0; i < nr; i++)
+			started += w[i].pages > 0;
+	} while (started < nr);
+	tb_sleep_ms(1000);
+	for (i = 0; i < nr; i++)
+		before[i] = w[i].pages;
 	tb_sleep_ms(SWEEP_SECONDS * 1000);
-	for (int i = 0; i < nr; i++)
-		after += w[i].pages;
+	for (i = 0; i < nr; i++)
+		/* Pages count per finished pass: a pass of slack. */
+		ns_per_page[i] = w[i].pages > before[i] ?
+			SWEEP_SECONDS * 1e9 / (double)(w[i].pages - before[i]) : -1;
 	sweep_stop = 1;
-	for (int i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++)
 		pthread_join(tid[i], NULL);
-	munmap(region, SWEEP_PART * (size_t)nr);
+	munmap(region, total);
 	tb_write_file("/proc/sys/kernel/numa_balancing", "1");
-	/* Pages are counted per finished pass: a pass per thread of slack. */
-	return SWEEP_SECONDS * 1e9 * nr / (double)(after - before);
+	return 0;
 }
+
+/* ns per page per thread of numa_regions' loop, one thread per CPU, each
+ * over 32 MiB: the rate of all of them together. */
+static double sweep_ns(const int *cpus, int nr)
+{
+	size_t len[MAX_SPINNERS + 1];
+	double ns[MAX_SPINNERS + 1], pages_per_ns = 0;
+
+	for (int i = 0; i < nr; i++)
+		len[i] = SWEEP_PART;
+	if (sweep_parts(cpus, len, nr, ns))
+		return -1;
+	for (int i = 0; i < nr; i++) {
+		if (ns[i] <= 0)
+			return -1;
+		pages_per_ns += 1 / ns[i];
+	}
+	return nr / pages_per_ns;
+}
+
+/*
+ * numa_regions' mix (private mode): its four moving threads' 32 MiB and its
+ * four stable threads' 192 MiB swept at once, each thread on the node
+ * numa_regions starts it on (worker i on node i % 2). Fills the mean ns per
+ * page of the 32 MiB sweepers and of the 192 MiB ones.
+ */
+static int sweep_mixed(const struct tb_nodes *nodes, double *small, double *large)
+{
+	int cpus[8];
+	size_t len[8];
+	double ns[8];
+
+	for (int i = 0; i < 8; i++) {
+		cpus[i] = tb_node_cpu(nodes, i % 2, i / 2);
+		len[i] = i < 4 ? SWEEP_PART : STABLE_PART;
+	}
+	if (sweep_parts(cpus, len, 8, ns))
+		return -1;
+	for (int i = 0; i < 8; i++)
+		if (ns[i] <= 0)
+			return -1;
+	*small = (ns[0] + ns[1] + ns[2] + ns[3]) / 4;
+	*large = (ns[4] + ns[5] + ns[6] + ns[7]) / 4;
+	return 0;
+}
+
 
 struct pong_arg {
 	int cpu, in, out;
@@ -598,7 +672,7 @@ int main(int argc, char **argv)
 	unsigned int reps = 2000;
 	int near[MAX_SPINNERS], far[1], all[MAX_SPINNERS];
 	double s0, s1, s3, s7, sfar, s1_l, s3_l, s3_mean, s7_mean, s1_l_mean, s3_l_mean, irqs7, fault, migrate, pte, fault_l, migrate_l, pte_l, sweep;
-	double refill_l, warm_l, refill_192_l, warm_192_l, wake;
+	double refill_l, warm_l, refill_192_l, warm_192_l, wake, sweep_32, sweep_192;
 	struct split_round split_b = { -1, -1, -1, -1, -1 }, split_p = split_b;
 	char thp[16], policy[16];
 	int every[MAX_SPINNERS + 1];
@@ -651,6 +725,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < MAX_SPINNERS; i++)
 		every[i + 1] = all[i];
 	sweep = sweep_ns(every, MAX_SPINNERS + 1);
+	if (sweep_mixed(&nodes, &sweep_32, &sweep_192))
+		sweep_32 = sweep_192 = -1;
 	/* Last, as THP "always" would change the faults measured above. */
 	if (!read_choice(THP_ENABLED, thp, sizeof(thp)) &&
 	    !read_choice(SPLIT_POLICY, policy, sizeof(policy)) &&
@@ -670,11 +746,12 @@ int main(int argc, char **argv)
 	       "thp_round_fault_ns=%.0f thp_round_mprotect_ns=%.0f thp_round_rewrite_ns=%.0f "
 	       "thp_round_munmap_ns=%.0f wake_ns=%.0f shootdown_1_loaded_ns=%.0f shootdown_3_loaded_ns=%.0f "
 	       "shootdown_3_mean_ns=%.0f shootdown_7_mean_ns=%.0f shootdown_1_loaded_mean_ns=%.0f "
-	       "shootdown_3_loaded_mean_ns=%.0f\n",
+	       "shootdown_3_loaded_mean_ns=%.0f sweep_mixed_32_ns_per_page=%.1f "
+	       "sweep_mixed_192_ns_per_page=%.1f\n",
 	       reps, s0, s1, s3, s7, sfar, s1 - s0, (s3 - s1) / 2, (s7 - s1) / 6, sfar - s1, irqs7,
 	       fault, copy_ns(reps), migrate, pte, fault_l, migrate_l, pte_l, refill_l,
 	       warm_l, refill_192_l, warm_192_l, sweep, split_b.split, split_p.split,
 	       split_b.fault, split_b.mprotect, split_b.rewrite, split_b.munmap, wake, s1_l, s3_l,
-	       s3_mean, s7_mean, s1_l_mean, s3_l_mean);
+	       s3_mean, s7_mean, s1_l_mean, s3_l_mean, sweep_32, sweep_192);
 	return 0;
 }
