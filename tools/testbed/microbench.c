@@ -399,6 +399,8 @@ static void *sweep_main(void *arg)
  * own @len[i] bytes, NUMA balancing off: fills @ns_per_page[i], ns per
  * page of thread i's own sweeps. The count starts once every thread has
  * finished its first pass (all faulted in) and a second has gone by.
+ * Returns -1 if the region cannot be mapped or a thread finished no pass
+ * while counted.
  */
 static int sweep_parts(const int *cpus, const size_t *len, int nr, double *ns_per_page)
 {
@@ -407,7 +409,7 @@ static int sweep_parts(const int *cpus, const size_t *len, int nr, double *ns_pe
 	unsigned long before[MAX_SPINNERS + 1];
 	size_t total = 0, at = 0;
 	char *region;
-	int i, started;
+	int i, started, err = 0;
 
 	for (i = 0; i < nr; i++)
 		total += len[i];
@@ -434,16 +436,19 @@ static int sweep_parts(const int *cpus, const size_t *len, int nr, double *ns_pe
 	for (i = 0; i < nr; i++)
 		before[i] = w[i].pages;
 	tb_sleep_ms(SWEEP_SECONDS * 1000);
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		/* Pages count per finished pass: a pass of slack. */
-		ns_per_page[i] = w[i].pages > before[i] ?
-			SWEEP_SECONDS * 1e9 / (double)(w[i].pages - before[i]) : -1;
+		if (w[i].pages <= before[i])
+			err = -1;
+		else
+			ns_per_page[i] = SWEEP_SECONDS * 1e9 / (double)(w[i].pages - before[i]);
+	}
 	sweep_stop = 1;
 	for (i = 0; i < nr; i++)
 		pthread_join(tid[i], NULL);
 	munmap(region, total);
 	tb_write_file("/proc/sys/kernel/numa_balancing", "1");
-	return 0;
+	return err;
 }
 
 /* ns per page per thread of numa_regions' loop, one thread per CPU, each
@@ -457,11 +462,8 @@ static double sweep_ns(const int *cpus, int nr)
 		len[i] = SWEEP_PART;
 	if (sweep_parts(cpus, len, nr, ns))
 		return -1;
-	for (int i = 0; i < nr; i++) {
-		if (ns[i] <= 0)
-			return -1;
+	for (int i = 0; i < nr; i++)
 		pages_per_ns += 1 / ns[i];
-	}
 	return nr / pages_per_ns;
 }
 
@@ -483,14 +485,10 @@ static int sweep_mixed(const struct tb_nodes *nodes, double *small, double *larg
 	}
 	if (sweep_parts(cpus, len, 8, ns))
 		return -1;
-	for (int i = 0; i < 8; i++)
-		if (ns[i] <= 0)
-			return -1;
 	*small = (ns[0] + ns[1] + ns[2] + ns[3]) / 4;
 	*large = (ns[4] + ns[5] + ns[6] + ns[7]) / 4;
 	return 0;
 }
-
 
 struct pong_arg {
 	int cpu, in, out;
