@@ -257,6 +257,28 @@ START_TEST(test_backend_x86_full_flush_charges_refill)
 }
 END_TEST
 
+/* A sweep pays each walk when it makes it (sim_access()): a full flush
+ * under it only empties the TLB, with no refill charged on top. */
+START_TEST(test_backend_full_flush_under_a_sweep_charges_no_refill)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct tlbp_flush_req req = {
+		.cpus = &s->mm[0].cpus, .mm = &s->mm[0].flush,
+		.end = TLBP_FLUSH_ALL, .full = true,
+	};
+	uint64_t v;
+
+	s->p.v[P_PATTERN] = PATTERN_SWEEP;
+	for (v = 0; v < 100; v++)
+		cache_everywhere(s, v);
+	ck_assert_int_eq(s->flush_ops->flush(&s->cpu[1].flush_ctx, &req), 0);
+	ck_assert(!cached(s, 2, 50));
+	ck_assert_uint_eq(s->cpu[2].acct.refill_ns, 0);
+	ck_assert_uint_eq(s->st.full_flushes, 1);
+	destroy(s);
+}
+END_TEST
+
 START_TEST(test_backend_x86_only_targets_in_set)
 {
 	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
@@ -1266,6 +1288,48 @@ START_TEST(test_sweep_end_is_a_whole_part_written)
 }
 END_TEST
 
+/*
+ * A sweep's page costs sweep_ns_per_page when the thread's TLB has to
+ * walk for it and sweep_hit_ns_per_page when the translation is cached:
+ * with a TLB that keeps everything, the first sweep of the 1024-page part
+ * walks every page, the second hits every page.
+ */
+START_TEST(test_sweep_pays_a_walk_only_for_missed_pages)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct thread *t = &s->thread[0];
+	uint64_t before;
+	unsigned int i;
+
+	s->p.v[P_TLB_ENTRIES] = 0;
+	ck_assert_int_eq(sim_machine_tlbs_unbounded(s), 0);
+	ck_assert_ptr_nonnull(s->cpu[0].tlb.dense);
+	s->p.v[P_PATTERN] = PATTERN_SWEEP;
+	s->p.v[P_SWEEP_SAMPLE_PAGES] = 16;
+	s->p.v[P_SWEEP_NS_PER_PAGE] = 100;
+	s->p.v[P_SWEEP_HIT_NS_PER_PAGE] = 10;
+	s->nr_threads = 1;
+	t->next_vpn = 15; /* this stretch writes pages 0 to 15 */
+	sim_access(s, 0);
+	ck_assert_uint_eq(t->useful_ns, 16 * 100 + 1);
+	for (i = 1; i < NR_PAGES / 16; i++)
+		sim_access(s, 0);
+	ck_assert_uint_eq(s->st.moving_sweeps + s->st.stable_sweeps, 1);
+	before = t->useful_ns;
+	sim_access(s, 0); /* pages 0 to 15 again, all cached */
+	ck_assert_uint_eq(t->useful_ns - before, 16 * 10 + 1);
+	/* A full flush empties the TLB: the next pass walks again. */
+	for (i = 1; i < NR_PAGES / 16; i++)
+		sim_access(s, 0);
+	tlb_flush_all(&s->cpu[0].tlb);
+	before = t->useful_ns;
+	sim_access(s, 0);
+	ck_assert_uint_eq(t->useful_ns - before, 16 * 100 + 1);
+	ck_assert_uint_eq(s->st.violations, 0);
+	destroy(s);
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
 	Suite *s = suite_create("sim_model");
@@ -1274,6 +1338,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_backend_x86_ranged_flush_ipis_the_set);
 	tcase_add_test(tc, test_backend_x86_full_flush_charges_refill);
 	tcase_add_test(tc, test_backend_x86_whole_machine_flushes_catch_up);
+	tcase_add_test(tc, test_backend_full_flush_under_a_sweep_charges_no_refill);
 	tcase_add_test(tc, test_backend_x86_only_targets_in_set);
 	tcase_add_test(tc, test_backend_arm64_broadcast_reaches_all);
 	tcase_add_test(tc, test_backend_invlpgb_mm_goes_global_after_ipi_flush);
@@ -1310,6 +1375,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_moving_thread_switches_at_a_due_sweep_end);
 	tcase_add_test(tc, test_moving_thread_stays_on_one_node);
 	tcase_add_test(tc, test_sweep_end_is_a_whole_part_written);
+	tcase_add_test(tc, test_sweep_pays_a_walk_only_for_missed_pages);
 	suite_add_tcase(s, tc);
 	return s;
 }

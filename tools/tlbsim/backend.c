@@ -122,7 +122,7 @@ void sim_cpu_catch_up(struct sim *s, struct cpu *c)
 {
 	/* The first pending flush drops what the TLB holds; the others find
 	 * it empty, as nothing ran on the CPU in between. */
-	c->acct.refill_ns += (uint64_t)(tlb_flush_all(&c->tlb) * s->p.v[P_TLB_MISS_NS]);
+	c->acct.refill_ns += sim_refill_ns(s, tlb_flush_all(&c->tlb));
 	c->acct.irq_ns += s->all_flushes.irq_ns - c->all_irq_ns_seen;
 	c->all_flushes_seen = s->all_flushes.count;
 	c->all_irq_ns_seen = s->all_flushes.irq_ns;
@@ -164,7 +164,7 @@ static int x86_flush_all_cpus(struct sim *s, unsigned int self, double each)
 	double wait;
 
 	sim_cpu_sync(s, me);
-	me->acct.refill_ns += (uint64_t)(tlb_flush_all(&me->tlb) * s->p.v[P_TLB_MISS_NS]);
+	me->acct.refill_ns += sim_refill_ns(s, tlb_flush_all(&me->tlb));
 	me->acct.kernel_ns += (uint64_t)each;
 	s->st.local_flushes++;
 	s->all_flushes.count++;
@@ -219,7 +219,7 @@ int backend_x86_flush(void *ctx, const struct tlbp_flush_req *req)
 				continue;
 		}
 		if (req->full)
-			a->refill_ns += (uint64_t)(dropped * s->p.v[P_TLB_MISS_NS]);
+			a->refill_ns += sim_refill_ns(s, dropped);
 		if (cpu == self) {
 			a->kernel_ns += (uint64_t)each;
 			s->st.local_flushes++;
@@ -310,8 +310,7 @@ static int arm64_flush(void *ctx, const struct tlbp_flush_req *req)
 		uint32_t dropped = backend_invalidate(s, cpu, req);
 
 		if (req->full)
-			s->cpu[cpu].acct.refill_ns +=
-				(uint64_t)(dropped * s->p.v[P_TLB_MISS_NS]);
+			s->cpu[cpu].acct.refill_ns += sim_refill_ns(s, dropped);
 	}
 	c->acct.wait_ns += (uint64_t)s->p.v[P_DSB_NS];
 	return 0;

@@ -56,7 +56,7 @@ void sim_cpu_exit_lazy(struct sim *s, unsigned int cpu, struct mm *mm)
 		return;
 	c->lazy_owes_flush = false;
 	sim_cpu_sync(s, c);
-	c->acct.refill_ns += (uint64_t)(tlb_flush_all(&c->tlb) * s->p.v[P_TLB_MISS_NS]);
+	c->acct.refill_ns += sim_refill_ns(s, tlb_flush_all(&c->tlb));
 	c->acct.kernel_ns += (uint64_t)s->p.v[P_FULL_FLUSH_NS];
 	s->st.local_flushes++;
 }

@@ -80,6 +80,10 @@ const struct metric_def metric_defs[NR_METRICS] = {
 		"PROT_NONE PTEs a migration cleared and flushed without the batch" },
 	[M_NODE_SWITCHES] = { "node_switches", "switches", METRIC_COUNT,
 		"times a moving thread changed node" },
+	[M_MOVING_SWEEPS] = { "moving_sweeps", "sweeps", METRIC_COUNT,
+		"whole parts the moving threads wrote (the testbed's window_moving_passes)" },
+	[M_STABLE_SWEEPS] = { "stable_sweeps", "sweeps", METRIC_COUNT,
+		"whole parts the stable threads wrote (the testbed's window_stable_passes)" },
 	[M_STALE_TRANSLATION_VIOLATIONS] = { "stale_translation_violations", "violations", METRIC_COUNT,
 		"accesses through a stale translation (the oracle; must be 0)" },
 	[M_SIM_EVENTS] = { "sim_events", "events", METRIC_COUNT,
@@ -179,6 +183,8 @@ void metrics_from_sim(const struct sim *s, struct metrics *m)
 	m->v[M_PROTNONE_BATCHED_UNMAPS] = (double)st->protnone_batched_unmaps;
 	m->v[M_PROTNONE_UNBATCHED_UNMAPS] = (double)st->protnone_unbatched_unmaps;
 	m->v[M_NODE_SWITCHES] = (double)st->node_switches;
+	m->v[M_MOVING_SWEEPS] = (double)st->moving_sweeps;
+	m->v[M_STABLE_SWEEPS] = (double)st->stable_sweeps;
 	m->v[M_STALE_TRANSLATION_VIOLATIONS] = (double)st->violations;
 	m->v[M_SIM_EVENTS] = (double)st->sim_events;
 }

@@ -284,6 +284,7 @@ struct stats {
 	uint64_t protnone_batched_unmaps;   /* accessible PROT_NONE PTEs queued in a batch */
 	uint64_t protnone_unbatched_unmaps; /* PROT_NONE PTEs cleared without the batch */
 	uint64_t node_switches;
+	uint64_t moving_sweeps, stable_sweeps; /* whole parts written */
 };
 
 enum event_kind {
@@ -469,6 +470,22 @@ static inline unsigned int pte_to_tlbp(uint8_t pte)
 static inline uint64_t cpu_path_ns(const struct cpu *c)
 {
 	return c->acct.kernel_ns + c->acct.wait_ns + c->acct.fault_ns;
+}
+
+/*
+ * Whether the workload's own pace already pays for the walks its TLB
+ * misses make (workload.c): a sweep charges each page it writes a miss's
+ * or a hit's time, so a full flush only empties its TLB.
+ */
+bool sim_workload_pays_walks(const struct sim *s);
+
+/* What refilling @dropped translations after a full flush costs the CPU,
+ * unless the workload pays for its walks itself (counting them twice). */
+static inline uint64_t sim_refill_ns(const struct sim *s, uint32_t dropped)
+{
+	if (sim_workload_pays_walks(s))
+		return 0;
+	return (uint64_t)(dropped * s->p.v[P_TLB_MISS_NS]);
 }
 
 /* Time @c lost to the kernel so far: what pushes its thread's work back. */

@@ -149,7 +149,7 @@ bool tlb_lookup(const struct tlb *t, uint64_t key, uint32_t *frame_gen)
 	return false;
 }
 
-void tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen)
+bool tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen)
 {
 	struct tlb_slot *set, *free_way = NULL;
 	uint32_t w;
@@ -167,7 +167,7 @@ void tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen)
 			e->frame_gen = frame_gen;
 			if (t->qemu)
 				tlb_qemu_fill(t, key, was_live);
-			return;
+			return was_live;
 		}
 	}
 	set = tlb_set_of(t, key);
@@ -177,7 +177,7 @@ void tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen)
 				free_way = &set[w];
 		} else if (set[w].key == key) {
 			set[w].frame_gen = frame_gen;
-			return;
+			return true;
 		}
 	}
 	if (!free_way && t->ways) {
@@ -187,7 +187,7 @@ void tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen)
 		t->count--;
 	}
 	if (!free_way)
-		return;
+		return false;
 	free_way->key = key;
 	free_way->frame_gen = frame_gen;
 	free_way->epoch = t->epoch;
@@ -195,6 +195,7 @@ void tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen)
 	if (t->tags)
 		*tag_of(t, key, (uint32_t)(free_way - set)) =
 			tlb_tag(tlb_tag_hash(key), t->epoch);
+	return false;
 }
 
 bool tlb_remove(struct tlb *t, uint64_t key)

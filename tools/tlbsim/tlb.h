@@ -146,7 +146,9 @@ void tlb_make_blind(struct tlb *t, uint64_t *uses);
 void tlb_attach_tags(struct tlb *t, struct tlb_tags *tags, uint32_t cpu);
 /* Returns true and the frame generation if @key is cached. */
 bool tlb_lookup(const struct tlb *t, uint64_t key, uint32_t *frame_gen);
-void tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen);
+/* Caches @key's translation; returns whether @t held it already (a hit
+ * whose frame generation is refreshed) rather than newly filled. */
+bool tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen);
 /* Returns true if an entry was removed. */
 bool tlb_remove(struct tlb *t, uint64_t key);
 /* Drops every entry; returns how many there were (for the refill cost). */

@@ -199,20 +199,24 @@ void sim_prompt_access(struct sim *s, unsigned int ti, uint64_t vpn)
 }
 
 /*
- * sweep: the thread writes every page between its last sample and @vpn.
- * The pages marked PROT_NONE since go through the access model (a hint
- * fault, or a stale translation the oracle checks). The others are
- * present and only cost time, which the sample's gap already counts; an
- * unbounded TLB also keeps their translations, so that a later marking
- * finds them cached, as qemu's software TLB does.
+ * sweep: the thread writes every page after its last sample up to @vpn,
+ * the sampled page last. The pages marked PROT_NONE since go through the
+ * access model (a hint fault, or a stale translation the oracle checks),
+ * as does the sampled page. The others are present and only cost time,
+ * which the sample's gap counts; an unbounded TLB also keeps their
+ * translations, so that a later marking finds them cached, as qemu's
+ * software TLB does. *@missed counts the pages written whose translation
+ * the thread's TLB did not hold (all of them when the TLB is not modelled
+ * page by page): each of those costs a walk.
  *
  * A hint fault stops the stretch at its page: the thread is in the
  * kernel for the fault (and the migration and its flush, if any), and
  * reaches the stretch's other pages only after it. Returns how many pages
- * of the stretch it wrote, the faulting one last (*@stop), or the whole
- * stretch, sweep_sample_pages, when nothing faulted.
+ * it wrote, the faulting one last (*@stop), or sweep_sample_pages when
+ * nothing faulted (*@stop = @vpn).
  */
-static uint64_t sweep_stretch(struct sim *s, struct thread *t, uint64_t vpn, uint64_t *stop)
+static uint64_t sweep_stretch(struct sim *s, struct thread *t, uint64_t vpn, uint64_t *stop,
+			      uint64_t *missed)
 {
 	uint64_t n = (uint64_t)s->p.v[P_SWEEP_SAMPLE_PAGES], off, i;
 	struct tlb *tlb = &s->cpu[t->cpu].tlb;
@@ -226,6 +230,7 @@ static uint64_t sweep_stretch(struct sim *s, struct thread *t, uint64_t vpn, uin
 		if (*pte & PTE_PROTNONE) {
 			/* Not cached: the walk meets the mark, a hint fault. */
 			if (!touch(s, t, p)) {
+				++*missed;
 				*stop = p;
 				return i;
 			}
@@ -233,10 +238,27 @@ static uint64_t sweep_stretch(struct sim *s, struct thread *t, uint64_t vpn, uin
 			/* A TLB that holds the whole part keeps what the
 			 * sweep wrote through, until a flush. */
 			*pte |= PTE_DIRTY;
-			tlb_insert(tlb, tlb_key(t->mm->id, p), t->mm->obj->page[p].frame_gen);
+			*missed += !tlb_insert(tlb, tlb_key(t->mm->id, p),
+					       t->mm->obj->page[p].frame_gen);
+		} else {
+			++*missed;
 		}
 	}
+	*missed += !touch(s, t, vpn);
+	*stop = vpn;
 	return n;
+}
+
+bool sim_workload_pays_walks(const struct sim *s)
+{
+	return (int)s->p.v[P_PATTERN] == PATTERN_SWEEP;
+}
+
+/* The time @pages of a sweep take when @missed of them were not cached. */
+static uint64_t sweep_ns(const struct sim *s, uint64_t pages, uint64_t missed)
+{
+	return (uint64_t)((double)missed * s->p.v[P_SWEEP_NS_PER_PAGE] +
+			  (double)(pages - missed) * s->p.v[P_SWEEP_HIT_NS_PER_PAGE]) + 1;
 }
 
 void sim_access(struct sim *s, unsigned int ti)
@@ -245,16 +267,15 @@ void sim_access(struct sim *s, unsigned int ti)
 	struct mm *mm = t->mm;
 	struct cpu *c = &s->cpu[t->cpu];
 	uint64_t vpn = t->next_vpn;
-	uint64_t gap, lost, pages = (uint64_t)s->p.v[P_SWEEP_SAMPLE_PAGES];
+	const uint64_t stretch = (uint64_t)s->p.v[P_SWEEP_SAMPLE_PAGES];
+	uint64_t gap, lost, missed = 0, pages = stretch;
 	bool sweep = (int)s->p.v[P_PATTERN] == PATTERN_SWEEP;
 	double speed;
 
-	if (sweep && (pages = sweep_stretch(s, t, vpn, &vpn)) < (uint64_t)s->p.v[P_SWEEP_SAMPLE_PAGES]) {
-		/* Cut short by a fault: the next stretch starts after it. */
-		t->next_vpn = vpn;
-	} else {
+	if (!sweep)
 		touch(s, t, vpn);
-	}
+	else if ((pages = sweep_stretch(s, t, vpn, &vpn, &missed)) < stretch)
+		t->next_vpn = vpn; /* cut short by a fault: go on after it */
 
 	if (mm->obj->page[vpn].node == c->node) {
 		t->local++;
@@ -263,9 +284,9 @@ void sim_access(struct sim *s, unsigned int ti)
 		t->remote++;
 		speed = 1.0 / (1.0 + s->p.v[P_REMOTE_PENALTY]);
 	}
-	/* A sweep's pace is fixed by its per-page time; other patterns are
-	 * a Poisson stream. */
-	gap = sweep ? (uint64_t)((double)pages * s->p.v[P_SWEEP_NS_PER_PAGE]) + 1 :
+	/* A sweep's pace is fixed by its per-page times, a walk for each page
+	 * its TLB missed; other patterns are a Poisson stream. */
+	gap = sweep ? sweep_ns(s, pages, missed) :
 		      (uint64_t)rng_exp(&s->rng, 1e9 / s->p.v[P_ACCESS_RATE_HZ]) + 1;
 	t->useful_ns += (uint64_t)(gap * speed);
 	/* Time the CPU lost since this thread last ran, and during this access. */
@@ -275,6 +296,10 @@ void sim_access(struct sim *s, unsigned int ti)
 	/* A whole part written: the sweep is over (it may move the thread). */
 	if (sweep && (t->swept += pages) >= t->slice_pages) {
 		t->swept %= t->slice_pages;
+		if (t->moving)
+			s->st.moving_sweeps++;
+		else
+			s->st.stable_sweeps++;
 		sim_sweep_done(s, ti);
 	}
 	pick_next(s, t);
