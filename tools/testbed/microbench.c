@@ -68,6 +68,23 @@
  *                            32 MiB sweepers and of the 192 MiB ones (the
  *                            testbed's moving threads swept three times
  *                            faster than sweep_ns_per_page says)
+ *   sweep_grown_{32,192}_ns_per_page, sweep_grown_flush_irqs
+ *                            that mix again after 16 full flushes of
+ *                            every vCPU of the mm, 100 ms apart, and none
+ *                            while counted: qemu doubles a vCPU's TLB at
+ *                            a full flush that finds it 70% used, so the
+ *                            TLBs grow to hold their parts (8 doublings
+ *                            from 2^8 slots reach 2^16, a 192 MiB part)
+ *                            and the sweeps hit, as under NUMA balancing
+ *                            between two of its rare full flushes; and
+ *                            the TLB interrupts the flushes made, per
+ *                            flush (checks they reached the sweepers)
+ *   sweep_flushed_{32,192}_ns_per_page, sweep_flushed_interval_ms
+ *                            the same with a pair of full flushes every
+ *                            10 ms while counted too, about the rate a
+ *                            vCPU meets under NUMA balancing's storms,
+ *                            and the interval the guest kept (its sleeps
+ *                            may run long)
  *   split_thp_{batched,per_pte}_ns
  *                            one round of thp_split's loop by a lone
  *                            process, the rest of the guest idle: the
@@ -369,6 +386,32 @@ static void load_stop(const pid_t *pids, int nr)
 	}
 }
 
+/*
+ * mprotect() of more present pages than x86's single-page flush ceiling
+ * (33) ends in a flush of the whole TLB of every CPU the mm runs on
+ * (flush_tlb_mm_range()), which is where qemu resizes a vCPU's TLB.
+ */
+#define FLUSH_PAGES 64
+
+/* When the sweeps of sweep_parts() meet full flushes. */
+struct flush_plan {
+	unsigned int grow;     /* flushes before counting, 100 ms apart */
+	unsigned int every_ms; /* and one each this often while counted; 0: none */
+};
+
+/* What the flushes of a flush_plan did. */
+struct flush_seen {
+	double irqs_per_flush; /* TLB interrupts, all of them */
+	double interval_ms;    /* between two pairs while counted, mean */
+};
+
+/* Two full flushes of every CPU running @spare's mm (FLUSH_PAGES pages). */
+static void flush_mm(char *spare)
+{
+	mprotect(spare, FLUSH_PAGES * TB_PAGE_SIZE, PROT_READ);
+	mprotect(spare, FLUSH_PAGES * TB_PAGE_SIZE, PROT_READ | PROT_WRITE);
+}
+
 struct sweeper {
 	int cpu;
 	char *part;
@@ -398,16 +441,21 @@ static void *sweep_main(void *arg)
  * numa_regions' loop by @nr threads at once, thread i on @cpus[i] over its
  * own @len[i] bytes, NUMA balancing off: fills @ns_per_page[i], ns per
  * page of thread i's own sweeps. The count starts once every thread has
- * finished its first pass (all faulted in) and a second has gone by.
- * Returns -1 if the region cannot be mapped or a thread finished no pass
- * while counted.
+ * finished its first pass (all faulted in) and a second has gone by, or
+ * after @plan's flushes (NULL: none; this thread makes them, asleep in
+ * between); *@seen, if given, gets what they did. Returns -1 if the region cannot be mapped or a thread
+ * finished no pass while counted.
  */
-static int sweep_parts(const int *cpus, const size_t *len, int nr, double *ns_per_page)
+static int sweep_parts(const int *cpus, const size_t *len, int nr,
+		       const struct flush_plan *plan, double *ns_per_page, struct flush_seen *seen)
 {
 	struct sweeper w[MAX_SPINNERS + 1];
 	pthread_t tid[MAX_SPINNERS + 1];
 	unsigned long before[MAX_SPINNERS + 1];
-	size_t total = 0, at = 0;
+	size_t total = FLUSH_PAGES * TB_PAGE_SIZE, at = total;
+	unsigned int flushes = 0, counted = 0;
+	double t0, elapsed;
+	long irq0;
 	char *region;
 	int i, started, err = 0;
 
@@ -417,6 +465,7 @@ static int sweep_parts(const int *cpus, const size_t *len, int nr, double *ns_pe
 	if (region == MAP_FAILED)
 		return -1;
 	madvise(region, total, MADV_NOHUGEPAGE); /* 4 KiB, as mode=private */
+	memset(region, 1, at); /* the spare pages flush_mm() changes: present */
 	tb_write_file("/proc/sys/kernel/numa_balancing", "0");
 	sweep_stop = 0;
 	for (i = 0; i < nr; i++) {
@@ -433,15 +482,33 @@ static int sweep_parts(const int *cpus, const size_t *len, int nr, double *ns_pe
 			started += w[i].pages > 0;
 	} while (started < nr);
 	tb_sleep_ms(1000);
+	irq0 = tlb_irqs();
+	for (unsigned int f = 0; plan && f < plan->grow; f++, flushes += 2) {
+		flush_mm(region);
+		tb_sleep_ms(100);
+	}
 	for (i = 0; i < nr; i++)
 		before[i] = w[i].pages;
-	tb_sleep_ms(SWEEP_SECONDS * 1000);
+	t0 = tb_now();
+	if (plan && plan->every_ms) {
+		for (; counted < SWEEP_SECONDS * 1000 / plan->every_ms; counted++, flushes += 2) {
+			tb_sleep_ms(plan->every_ms);
+			flush_mm(region);
+		}
+	} else {
+		tb_sleep_ms(SWEEP_SECONDS * 1000);
+	}
+	elapsed = tb_now() - t0;
 	for (i = 0; i < nr; i++) {
 		/* Pages count per finished pass: a pass of slack. */
 		if (w[i].pages <= before[i])
 			err = -1;
 		else
-			ns_per_page[i] = SWEEP_SECONDS * 1e9 / (double)(w[i].pages - before[i]);
+			ns_per_page[i] = elapsed * 1e9 / (double)(w[i].pages - before[i]);
+	}
+	if (seen) {
+		seen->irqs_per_flush = flushes ? (double)(tlb_irqs() - irq0) / flushes : 0;
+		seen->interval_ms = counted ? elapsed * 1e3 / counted : 0;
 	}
 	sweep_stop = 1;
 	for (i = 0; i < nr; i++)
@@ -460,7 +527,7 @@ static double sweep_ns(const int *cpus, int nr)
 
 	for (int i = 0; i < nr; i++)
 		len[i] = SWEEP_PART;
-	if (sweep_parts(cpus, len, nr, ns))
+	if (sweep_parts(cpus, len, nr, NULL, ns, NULL))
 		return -1;
 	for (int i = 0; i < nr; i++)
 		pages_per_ns += 1 / ns[i];
@@ -470,10 +537,12 @@ static double sweep_ns(const int *cpus, int nr)
 /*
  * numa_regions' mix (private mode): its four moving threads' 32 MiB and its
  * four stable threads' 192 MiB swept at once, each thread on the node
- * numa_regions starts it on (worker i on node i % 2). Fills the mean ns per
- * page of the 32 MiB sweepers and of the 192 MiB ones.
+ * numa_regions starts it on (worker i on node i % 2), meeting @plan's
+ * full flushes (NULL: none). Fills the mean ns per page of the 32 MiB
+ * sweepers and of the 192 MiB ones, and sweep_parts()'s @seen.
  */
-static int sweep_mixed(const struct tb_nodes *nodes, double *small, double *large)
+static int sweep_mixed(const struct tb_nodes *nodes, const struct flush_plan *plan,
+		       double *small, double *large, struct flush_seen *seen)
 {
 	int cpus[8];
 	size_t len[8];
@@ -483,7 +552,7 @@ static int sweep_mixed(const struct tb_nodes *nodes, double *small, double *larg
 		cpus[i] = tb_node_cpu(nodes, i % 2, i / 2);
 		len[i] = i < 4 ? SWEEP_PART : STABLE_PART;
 	}
-	if (sweep_parts(cpus, len, 8, ns))
+	if (sweep_parts(cpus, len, 8, plan, ns, seen))
 		return -1;
 	*small = (ns[0] + ns[1] + ns[2] + ns[3]) / 4;
 	*large = (ns[4] + ns[5] + ns[6] + ns[7]) / 4;
@@ -671,6 +740,9 @@ int main(int argc, char **argv)
 	int near[MAX_SPINNERS], far[1], all[MAX_SPINNERS];
 	double s0, s1, s3, s7, sfar, s1_l, s3_l, s3_mean, s7_mean, s1_l_mean, s3_l_mean, irqs7, fault, migrate, pte, fault_l, migrate_l, pte_l, sweep;
 	double refill_l, warm_l, refill_192_l, warm_192_l, wake, sweep_32, sweep_192;
+	double grown_32, grown_192, flushed_32, flushed_192;
+	struct flush_seen grown_seen = { -1, -1 }, flushed_seen = grown_seen;
+	const struct flush_plan grown = { 16, 0 }, flushed = { 16, 10 };
 	struct split_round split_b = { -1, -1, -1, -1, -1 }, split_p = split_b;
 	char thp[16], policy[16];
 	int every[MAX_SPINNERS + 1];
@@ -723,8 +795,12 @@ int main(int argc, char **argv)
 	for (int i = 0; i < MAX_SPINNERS; i++)
 		every[i + 1] = all[i];
 	sweep = sweep_ns(every, MAX_SPINNERS + 1);
-	if (sweep_mixed(&nodes, &sweep_32, &sweep_192))
+	if (sweep_mixed(&nodes, NULL, &sweep_32, &sweep_192, NULL))
 		sweep_32 = sweep_192 = -1;
+	if (sweep_mixed(&nodes, &grown, &grown_32, &grown_192, &grown_seen))
+		grown_32 = grown_192 = -1;
+	if (sweep_mixed(&nodes, &flushed, &flushed_32, &flushed_192, &flushed_seen))
+		flushed_32 = flushed_192 = -1;
 	/* Last, as THP "always" would change the faults measured above. */
 	if (!read_choice(THP_ENABLED, thp, sizeof(thp)) &&
 	    !read_choice(SPLIT_POLICY, policy, sizeof(policy)) &&
@@ -745,11 +821,15 @@ int main(int argc, char **argv)
 	       "thp_round_munmap_ns=%.0f wake_ns=%.0f shootdown_1_loaded_ns=%.0f shootdown_3_loaded_ns=%.0f "
 	       "shootdown_3_mean_ns=%.0f shootdown_7_mean_ns=%.0f shootdown_1_loaded_mean_ns=%.0f "
 	       "shootdown_3_loaded_mean_ns=%.0f sweep_mixed_32_ns_per_page=%.1f "
-	       "sweep_mixed_192_ns_per_page=%.1f\n",
+	       "sweep_mixed_192_ns_per_page=%.1f sweep_grown_32_ns_per_page=%.1f "
+	       "sweep_grown_192_ns_per_page=%.1f sweep_grown_flush_irqs=%.2f "
+	       "sweep_flushed_32_ns_per_page=%.1f sweep_flushed_192_ns_per_page=%.1f "
+	       "sweep_flushed_interval_ms=%.2f\n",
 	       reps, s0, s1, s3, s7, sfar, s1 - s0, (s3 - s1) / 2, (s7 - s1) / 6, sfar - s1, irqs7,
 	       fault, copy_ns(reps), migrate, pte, fault_l, migrate_l, pte_l, refill_l,
 	       warm_l, refill_192_l, warm_192_l, sweep, split_b.split, split_p.split,
 	       split_b.fault, split_b.mprotect, split_b.rewrite, split_b.munmap, wake, s1_l, s3_l,
-	       s3_mean, s7_mean, s1_l_mean, s3_l_mean, sweep_32, sweep_192);
+	       s3_mean, s7_mean, s1_l_mean, s3_l_mean, sweep_32, sweep_192, grown_32, grown_192,
+	       grown_seen.irqs_per_flush, flushed_32, flushed_192, flushed_seen.interval_ms);
 	return 0;
 }
