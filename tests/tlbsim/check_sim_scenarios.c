@@ -15,6 +15,12 @@
 #include "sim.h"
 #include "suite_runner.h"
 
+/* The testbed's whole window, with moves far enough apart that a slice is
+ * marked twice between two: the kernel's two-fault filter migrates it on
+ * the second. */
+static const char *const testbed_whole[] = { "slice_mib=3", "stable_mib=7", "switch_ms=1500",
+					     "warmup_s=0", "duration_s=6", NULL };
+
 /*
  * The testbed workload: moving threads switch node at the end of the
  * first sweep after switch_ms since their last switch, and their slices
@@ -22,11 +28,6 @@
  * switches; skip-single leaves the scanner nothing
  * to drain, and always unmaps no PROT_NONE page unbatched.
  */
-/* Moves far enough apart that a slice is marked twice between two: the
- * kernel's two-fault filter migrates it on the second. */
-static const char *const testbed_whole[] = { "slice_mib=3", "stable_mib=7", "switch_ms=1500",
-					     "warmup_s=0", "duration_s=6", NULL };
-
 START_TEST(test_scenarios_testbed_mechanisms)
 {
 	static const char *const late[] = { "slice_mib=3", "stable_mib=7", "switch_ms=1500",
