@@ -1330,6 +1330,33 @@ START_TEST(test_sweep_pays_a_walk_only_for_missed_pages)
 }
 END_TEST
 
+/*
+ * A cached page costs more in a bigger part (the testbed's grown mix):
+ * sweep_hit_ns_per_page up to 32 MiB, sweep_hit_192_ns_per_page from
+ * 192 MiB, a straight line between; 0 for the second keeps one cost.
+ */
+START_TEST(test_sweep_hit_cost_follows_part_size)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	const uint64_t mib = 1u << (20 - PAGE_SHIFT);
+
+	s->p.v[P_SWEEP_HIT_NS_PER_PAGE] = 20;
+	s->p.v[P_SWEEP_HIT_192_NS_PER_PAGE] = 60;
+	ck_assert_double_eq(sim_sweep_hit_ns(s, 1), 20);
+	ck_assert_double_eq(sim_sweep_hit_ns(s, 32 * mib), 20);
+	ck_assert_double_eq(sim_sweep_hit_ns(s, 112 * mib), 40);
+	ck_assert_double_eq(sim_sweep_hit_ns(s, 152 * mib), 50);
+	ck_assert_double_eq(sim_sweep_hit_ns(s, 192 * mib), 60);
+	ck_assert_double_eq(sim_sweep_hit_ns(s, 4096 * mib), 60);
+	s->p.v[P_SWEEP_HIT_192_NS_PER_PAGE] = 0;
+	ck_assert_double_eq(sim_sweep_hit_ns(s, 192 * mib), 20);
+	/* Cheaper in a big part is allowed too: the line just falls. */
+	s->p.v[P_SWEEP_HIT_192_NS_PER_PAGE] = 10;
+	ck_assert_double_eq(sim_sweep_hit_ns(s, 112 * mib), 15);
+	destroy(s);
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
 	Suite *s = suite_create("sim_model");
@@ -1376,6 +1403,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_moving_thread_stays_on_one_node);
 	tcase_add_test(tc, test_sweep_end_is_a_whole_part_written);
 	tcase_add_test(tc, test_sweep_pays_a_walk_only_for_missed_pages);
+	tcase_add_test(tc, test_sweep_hit_cost_follows_part_size);
 	suite_add_tcase(s, tc);
 	return s;
 }

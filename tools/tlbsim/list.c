@@ -46,14 +46,14 @@ static void list_scenario(const struct scenario *sc)
 		printf("  %-26s %s%s\n", sc->policies[k].name, sc->policies[k].help,
 		       !strcmp(sc->policies[k].name, sc->default_policy) ? " [default]" : "");
 	printf("\nparameters (--set key=value):\n");
-	printf("  %-22s %-9s %12s  %-14s %s\n", "name", "kind", "default", "unit", "source");
+	printf("  %-25s %-9s %12s  %-14s %s\n", "name", "kind", "default", "unit", "source");
 	for (i = 0; i < NR_PARAMS; i++) {
 		const struct param_def *d = &param_defs[i];
 
 		if (!scenario_reads(sc, (enum param_id)i))
 			continue;
 		param_format((enum param_id)i, def.v[i], buf, sizeof(buf));
-		printf("  %-22s %-9s %12s  %-14s %s\n", d->name, param_kind_name(d->kind),
+		printf("  %-25s %-9s %12s  %-14s %s\n", d->name, param_kind_name(d->kind),
 		       buf, d->unit, scenario_param_source(sc, (enum param_id)i));
 	}
 	printf("\nmetrics (in this order in tables, JSON and CSV):\n");

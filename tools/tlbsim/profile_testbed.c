@@ -12,6 +12,7 @@
 #include "profile.h"
 
 #define ALL_BOOTS "median of the 21 boots of make testbed-microbench in docs/data/testbed-microbench.txt (2026-12-03 to 05): "
+#define GROWN_MIX "make testbed-microbench, median of 3 boots, 2026-12-05 (docs/data/testbed-microbench.txt, docs/data/testbed-sweep-mix.md): "
 #define MICROBENCH "make testbed-microbench (tools/testbed/microbench.c), median of 3 boots, 2026-12-01: "
 
 static const struct profile_value testbed_values[] = {
@@ -26,7 +27,8 @@ static const struct profile_value testbed_values[] = {
 	{ P_PTE_UPDATE_NS, 348, MICROBENCH "mprotect(PROT_NONE) of 64 MiB of present pages per PTE, change_pte_range() as the scanner runs it, other vCPUs busy [83-460 ns]" },
 	{ P_TLB_MISS_NS, 509, MICROBENCH "a pass over 32 MiB just after a full flush less a pass with the TLB warm, per page, other vCPUs busy [103-574 ns]: a translation walked again" },
 	{ P_SWEEP_NS_PER_PAGE, 164.6, ALL_BOOTS "sweep_ns_per_page, 8 threads, one per vCPU, each storing one byte per page of its own 32 MiB, NUMA balancing off [p10-p90 141-212 ns]: nothing flushes the TLB in full, so qemu never grows it past its boot size and every page is walked" },
-	{ P_SWEEP_HIT_NS_PER_PAGE, 16.2, ALL_BOOTS "warm_pass_loaded_ns, a second pass over 32 MiB after the first refilled the TLB, other vCPUs busy [p10-p90 10.9-35.1 ns]" },
+	{ P_SWEEP_HIT_NS_PER_PAGE, 26.1, GROWN_MIX "sweep_grown_32_ns_per_page, the 32 MiB sweepers of the private mix (four over 32 MiB, four over 192 MiB, NUMA balancing off) with qemu's TLBs grown by 16 full flushes first, so that a second pass hits [20.9-28.5 ns]; warm_pass_loaded_ns, one sweeper over a warm 32 MiB with the TLB at its boot size, gave 16.2" },
+	{ P_SWEEP_HIT_192_NS_PER_PAGE, 63.3, GROWN_MIX "sweep_grown_192_ns_per_page, the 192 MiB sweepers of the same runs [57.3-72.3 ns]; one sweeper alone over a warm 192 MiB part costs 55.6 in the same boots, so the growth is the part's size, not the sharing" },
 	{ P_WAKE_NS, 222770, "make testbed-microbench, median of 3 boots, 2026-12-04 (docs/data/testbed-microbench.txt): wake_ns, half a pipe ping-pong between two threads on two vCPUs of a node, each asleep in between [131-252 us]" },
 	{ P_HOST_CPUS, 2, "the testbed's host: 2 cores run the guest's 8 vCPU threads (qemu -accel tcg, one thread a vCPU)" },
 	{ P_HOST_SLICE_NS, 6.243e6, "derived from make testbed-microbench, median of 3 boots, 2026-12-03 (docs/data/testbed-microbench.txt): the shootdown with 7 spinning threads less with 1, 16.0 ms [16.0-16.6], is 2.5625 slices for 8 runnable vCPUs on 2 cores (host_sched.c) [6.24-6.46 ms]; it predicts the 3-thread shootdown at 3.93 ms, which 12 boots measured at 4.0 ms median [2.1-7.4], and with the other vCPUs busy at 13.3 ms, measured 13.6 ms mean [13.0-14.6] (docs/data/testbed-host-sched.md)" },

@@ -479,6 +479,11 @@ static inline uint64_t cpu_path_ns(const struct cpu *c)
  */
 bool sim_workload_pays_walks(const struct sim *s);
 
+/* A sweep's time for a page its TLB holds, in a part of @part_pages
+ * pages: sweep_hit_ns_per_page up to 32 MiB, sweep_hit_192_ns_per_page
+ * from 192 MiB (unless 0), linear between (workload.c). */
+double sim_sweep_hit_ns(const struct sim *s, uint64_t part_pages);
+
 /* What refilling @dropped translations after a full flush costs the CPU,
  * unless the workload pays for its walks itself (counting them twice). */
 static inline uint64_t sim_refill_ns(const struct sim *s, uint32_t dropped)
