@@ -219,13 +219,21 @@ static uint64_t sweep_stretch(struct sim *s, struct thread *t, uint64_t vpn, uin
 			      uint64_t *missed)
 {
 	uint64_t n = (uint64_t)s->p.v[P_SWEEP_SAMPLE_PAGES], off, i;
+	const uint64_t end = t->slice_start + t->slice_pages;
 	struct tlb *tlb = &s->cpu[t->cpu].tlb;
+	uint64_t p;
 
 	sim_cpu_sync(s, &s->cpu[t->cpu]); /* flushes it has not seen come first */
 	off = (vpn - t->slice_start + t->slice_pages - n % t->slice_pages) % t->slice_pages;
+	/* p walks the part from the page after off, wrapping at its end (one
+	 * division for the stretch: this loop is the simulator's hottest). */
+	p = t->slice_start + off;
 	for (i = 1; i < n; i++) {
-		uint64_t p = t->slice_start + (off + i) % t->slice_pages;
-		uint8_t *pte = pte_of(t->mm, p);
+		uint8_t *pte;
+
+		if (++p == end)
+			p = t->slice_start;
+		pte = pte_of(t->mm, p);
 
 		if (*pte & PTE_PROTNONE) {
 			/* Not cached: the walk meets the mark, a hint fault. */
