@@ -85,6 +85,14 @@
  *                            vCPU meets under NUMA balancing's storms,
  *                            and the interval the guest kept (its sleeps
  *                            may run long)
+ *   sweep_pinged_{32,192}_ns_per_page, sweep_pinged_interval_ms,
+ *   sweep_pinged_flush_irqs
+ *                            the same again, but each flush while counted
+ *                            changes one page: every vCPU of the mm still
+ *                            takes the interrupt, and invalidates that
+ *                            page alone, so the TLBs keep their parts;
+ *                            what the sweepers lose here is the
+ *                            interrupt's cost, not the full flush's
  *   split_thp_{batched,per_pte}_ns
  *                            one round of thp_split's loop by a lone
  *                            process, the rest of the guest idle: the
@@ -397,6 +405,8 @@ static void load_stop(const pid_t *pids, int nr)
 struct flush_plan {
 	unsigned int grow;     /* flushes before counting, 100 ms apart */
 	unsigned int every_ms; /* and one each this often while counted; 0: none */
+	unsigned int pages;    /* pages each of those changes: FLUSH_PAGES for a
+				* full flush, at most 33 for a ranged one */
 };
 
 /* What the flushes of a flush_plan did. */
@@ -405,11 +415,12 @@ struct flush_seen {
 	double interval_ms;    /* between two pairs while counted, mean */
 };
 
-/* Two full flushes of every CPU running @spare's mm (FLUSH_PAGES pages). */
-static void flush_mm(char *spare)
+/* Two flushes of every CPU running @spare's mm, each of @pages pages:
+ * full ones for FLUSH_PAGES. */
+static void flush_mm(char *spare, unsigned int pages)
 {
-	mprotect(spare, FLUSH_PAGES * TB_PAGE_SIZE, PROT_READ);
-	mprotect(spare, FLUSH_PAGES * TB_PAGE_SIZE, PROT_READ | PROT_WRITE);
+	mprotect(spare, pages * TB_PAGE_SIZE, PROT_READ);
+	mprotect(spare, pages * TB_PAGE_SIZE, PROT_READ | PROT_WRITE);
 }
 
 struct sweeper {
@@ -484,7 +495,7 @@ static int sweep_parts(const int *cpus, const size_t *len, int nr,
 	tb_sleep_ms(1000);
 	irq0 = tlb_irqs();
 	for (unsigned int f = 0; plan && f < plan->grow; f++, flushes += 2) {
-		flush_mm(region);
+		flush_mm(region, FLUSH_PAGES);
 		tb_sleep_ms(100);
 	}
 	for (i = 0; i < nr; i++)
@@ -493,7 +504,7 @@ static int sweep_parts(const int *cpus, const size_t *len, int nr,
 	if (plan && plan->every_ms) {
 		for (; counted < SWEEP_SECONDS * 1000 / plan->every_ms; counted++, flushes += 2) {
 			tb_sleep_ms(plan->every_ms);
-			flush_mm(region);
+			flush_mm(region, plan->pages);
 		}
 	} else {
 		tb_sleep_ms(SWEEP_SECONDS * 1000);
@@ -740,9 +751,10 @@ int main(int argc, char **argv)
 	int near[MAX_SPINNERS], far[1], all[MAX_SPINNERS];
 	double s0, s1, s3, s7, sfar, s1_l, s3_l, s3_mean, s7_mean, s1_l_mean, s3_l_mean, irqs7, fault, migrate, pte, fault_l, migrate_l, pte_l, sweep;
 	double refill_l, warm_l, refill_192_l, warm_192_l, wake, sweep_32, sweep_192;
-	double grown_32, grown_192, flushed_32, flushed_192;
-	struct flush_seen grown_seen = { -1, -1 }, flushed_seen = grown_seen;
-	const struct flush_plan grown = { 16, 0 }, flushed = { 16, 10 };
+	double grown_32, grown_192, flushed_32, flushed_192, pinged_32, pinged_192;
+	struct flush_seen grown_seen = { -1, -1 }, flushed_seen = grown_seen, pinged_seen = grown_seen;
+	const struct flush_plan grown = { 16, 0, FLUSH_PAGES }, flushed = { 16, 10, FLUSH_PAGES };
+	const struct flush_plan pinged = { 16, 10, 1 };
 	struct split_round split_b = { -1, -1, -1, -1, -1 }, split_p = split_b;
 	char thp[16], policy[16];
 	int every[MAX_SPINNERS + 1];
@@ -801,6 +813,8 @@ int main(int argc, char **argv)
 		grown_32 = grown_192 = -1;
 	if (sweep_mixed(&nodes, &flushed, &flushed_32, &flushed_192, &flushed_seen))
 		flushed_32 = flushed_192 = -1;
+	if (sweep_mixed(&nodes, &pinged, &pinged_32, &pinged_192, &pinged_seen))
+		pinged_32 = pinged_192 = -1;
 	/* Last, as THP "always" would change the faults measured above. */
 	if (!read_choice(THP_ENABLED, thp, sizeof(thp)) &&
 	    !read_choice(SPLIT_POLICY, policy, sizeof(policy)) &&
@@ -824,12 +838,15 @@ int main(int argc, char **argv)
 	       "sweep_mixed_192_ns_per_page=%.1f sweep_grown_32_ns_per_page=%.1f "
 	       "sweep_grown_192_ns_per_page=%.1f sweep_grown_flush_irqs=%.2f "
 	       "sweep_flushed_32_ns_per_page=%.1f sweep_flushed_192_ns_per_page=%.1f "
-	       "sweep_flushed_interval_ms=%.2f\n",
+	       "sweep_flushed_interval_ms=%.2f sweep_pinged_32_ns_per_page=%.1f "
+	       "sweep_pinged_192_ns_per_page=%.1f sweep_pinged_interval_ms=%.2f "
+	       "sweep_pinged_flush_irqs=%.2f\n",
 	       reps, s0, s1, s3, s7, sfar, s1 - s0, (s3 - s1) / 2, (s7 - s1) / 6, sfar - s1, irqs7,
 	       fault, copy_ns(reps), migrate, pte, fault_l, migrate_l, pte_l, refill_l,
 	       warm_l, refill_192_l, warm_192_l, sweep, split_b.split, split_p.split,
 	       split_b.fault, split_b.mprotect, split_b.rewrite, split_b.munmap, wake, s1_l, s3_l,
 	       s3_mean, s7_mean, s1_l_mean, s3_l_mean, sweep_32, sweep_192, grown_32, grown_192,
-	       grown_seen.irqs_per_flush, flushed_32, flushed_192, flushed_seen.interval_ms);
+	       grown_seen.irqs_per_flush, flushed_32, flushed_192, flushed_seen.interval_ms,
+	       pinged_32, pinged_192, pinged_seen.interval_ms, pinged_seen.irqs_per_flush);
 	return 0;
 }
