@@ -3,7 +3,9 @@
 # Measure the testbed machine's costs from inside the guest
 # (tools/testbed/microbench.c): boot the testbed kernel once per repeat and
 # print each "@@micro" line, then the median of every figure over the boots
-# as key=value lines (what tlbsim's testbed machine profile is made of).
+# as key=value lines (what tlbsim's testbed machine profile is made of),
+# after a "# host:" line naming the host that ran them (its memory speed
+# moves every memory-bound figure: docs/data/testbed-sweep-mix.md).
 #
 # Usage: testbed-microbench.sh [--boots N] [SRCDIR]
 set -eu
@@ -31,6 +33,7 @@ for b in $(seq 1 "$boots"); do
 	grep -o '@@micro .*' "$work/boot-$b.log" | tr -d '\r' | tee -a "$work/micro.txt" >&2 || {
 		echo "testbed-microbench: no @@micro line in $work/boot-$b.log" >&2; exit 1; }
 done
+echo "# host: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$work/micro.txt" <<'PY'
 import statistics, sys
 runs = [dict(t.split('=') for t in l.split()[1:]) for l in open(sys.argv[1]) if l.strip()]

@@ -4,8 +4,12 @@
 
   testbed-predict.py run --tlbsim PATH --out DIR [--pairs N] [--jobs N]
                          [--cells numa-private:always,...]
+                         [--speed-from RECORDS.jsonl]
       runs `tlbsim compare testbed` once per workload variant (every policy
-      the testbed measured on it, N seeds each) and writes DIR/<variant>.json
+      the testbed measured on it, N seeds each) and writes DIR/<variant>.json;
+      --speed-from takes the memory-bound costs from the guest's own
+      "@@speed" lines in those records (their medians) instead of the
+      profile's, for records from a host of another speed
   testbed-predict.py table --records RECORDS.jsonl --predictions DIR
       prints, per cell and metric, the testbed's median [min-max] over its
       good runs, tlbsim's median [min-max] over its seeds, and whether they
@@ -14,7 +18,9 @@
 
 No tlbsim parameter is taken from the testbed's outcomes: the scenario's
 defaults are the testbed machine's profile (costs measured by
-`make testbed-microbench`) and the workload's own settings.
+`make testbed-microbench`) and the workload's own settings; --speed-from
+replaces some of those costs with the same measurement made by the runs'
+own guests before their workloads, never with a workload's result.
 """
 import argparse
 import json
@@ -89,8 +95,45 @@ def parse_cells(text):
     return cells
 
 
+# The guest's "@@speed" figures (testbed-report.py) and the tlbsim cost
+# each was measured for: a testbed run and a profile from hosts of
+# different speeds do not compare on anything the sweeps drive.
+SPEED_COSTS = (('sweep_ns_per_page', 'sweep_ns_per_page'),
+               ('sweep_grown_32_ns_per_page', 'sweep_hit_ns_per_page'),
+               ('sweep_grown_192_ns_per_page', 'sweep_hit_192_ns_per_page'),
+               ('tlb_refill_loaded_ns', 'tlb_miss_ns'))
+
+
+def speeds_of(path):
+    """The "@@speed" figures of every record in @path that has them."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            if line.strip():
+                host = json.loads(line).get('host', {})
+                if 'speed' in host:
+                    out.append(host['speed'])
+    return out
+
+
+def speed_settings(path):
+    """tlbsim --set words for the median of each "@@speed" figure of the
+    records in @path; exits if none has one."""
+    speeds = speeds_of(path)
+    if not speeds:
+        sys.exit('testbed-predict: no record in %s has the guest\'s speed '
+                 '(@@speed): it predates the probe' % path)
+    out = []
+    for probe, cost in SPEED_COSTS:
+        vals = [sp[probe] for sp in speeds if probe in sp]
+        if vals:
+            out.append('%s=%g' % (cost, statistics.median(vals)))
+    return out
+
+
 def run(args):
     os.makedirs(args.out, exist_ok=True)
+    speed = speed_settings(args.speed_from) if args.speed_from else []
     by_variant = {}
     for scenario, policy in parse_cells(args.cells):
         by_variant.setdefault(scenario, []).append(tlbsim_policy(scenario, policy))
@@ -99,7 +142,7 @@ def run(args):
         model, settings = VARIANTS[scenario]
         cmd = [args.tlbsim, 'compare', model, '--policies', ','.join(dict.fromkeys(policies)),
                '--pairs', str(args.pairs), '--jobs', str(args.jobs), '--no-timing', '--json', out]
-        for kv in settings + (args.set or []):
+        for kv in settings + speed + (args.set or []):
             cmd += ['--set', kv]
         print('testbed-predict: ' + ' '.join(cmd), file=sys.stderr)
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
@@ -128,19 +171,41 @@ def agrees(pred, meas):
     return abs(pred - med) <= AGREE_FRACTION * abs(med)
 
 
+def speed_note(speeds, params):
+    """One line: the records' guest speed against the costs tlbsim ran
+    with (the first prediction's), as a ratio."""
+    if not speeds:
+        return ('host speed: the testbed records do not say (taken before '
+                'the @@speed probe)')
+    parts = []
+    for probe, cost in SPEED_COSTS:
+        vals = [sp[probe] for sp in speeds if probe in sp]
+        if not vals:
+            continue
+        med = statistics.median(vals)
+        used = params.get(cost)
+        ratio = ' (%.2fx)' % (med / used) if used else ''
+        parts.append('%s %s [%s-%s] against %s %s%s' % (
+            probe, fmt(med), fmt(min(vals)), fmt(max(vals)), cost,
+            fmt(used) if used is not None else '-', ratio))
+    return 'host speed over %d testbed runs: %s' % (len(speeds), '; '.join(parts))
+
+
 def table(args):
-    measured = {}
+    measured, speeds = {}, speeds_of(args.records)
     for line in open(args.records):
         r = json.loads(line)
         if r.get('status') == 'ok':
             measured.setdefault((r['scenario'], r['policy']), []).append(r['metrics'])
-    predicted = {}
+    predicted, params = {}, None
     for scenario in VARIANTS:
         path = os.path.join(args.predictions, scenario + '.json')
         if not os.path.exists(path):
             continue
         for rec in json.load(open(path)):
             predicted.setdefault((scenario, rec['policy']), []).append(rec['metrics'])
+            if params is None:
+                params = rec.get('params', {})
     print('| cell | metric | testbed median [range] | tlbsim median [range] | agree |')
     print('|---|---|---|---|---|')
     agree = total = 0
@@ -174,6 +239,7 @@ def table(args):
     print('%d-%d agree in 90%% of %d resamplings of tlbsim\'s seeds (each '
           'cell\'s runs drawn again with replacement; 5th-95th percentile)'
           % (lo, hi, RESAMPLES))
+    print(speed_note(speeds, params or {}))
 
 
 def resampled_counts(figures):
@@ -205,6 +271,8 @@ def main():
     r.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
     r.add_argument('--cells')
     r.add_argument('--set', action='append', help='extra tlbsim --set (a sensitivity check)')
+    r.add_argument('--speed-from', metavar='RECORDS',
+                   help="the memory-bound costs from these testbed records' @@speed lines")
     t = sub.add_parser('table')
     t.add_argument('--records', required=True)
     t.add_argument('--predictions', required=True)

@@ -12,9 +12,16 @@ timeout (the guest stalled or never powered off), kernel-warning (a WARN,
 BUG or oops in the console log), workload-failed, no-migration (a NUMA
 workload that migrated fewer than MIN_MIGRATED pages in its window: a
 ratio over a handful of pages is noise, not a measurement).
+
+Every record also says what ran it: the host's CPU model, cores and load,
+and the guest's "@@speed" line (tools/testbed/microbench.c), how fast that
+host ran the guest's memory-bound work. The same kernel swept three times
+slower on one host than on another, so counts that follow the sweeps
+compare across hosts only with it.
 """
 import argparse
 import json
+import os
 import statistics
 import sys
 
@@ -74,6 +81,42 @@ def tlb_irqs(text):
     return None
 
 
+SPEED_KEYS = ('sweep_ns_per_page', 'sweep_grown_32_ns_per_page',
+              'sweep_grown_192_ns_per_page', 'tlb_refill_loaded_ns')
+
+
+def host_cpu():
+    """The host's CPU model, as /proc/cpuinfo names it (or 'unknown')."""
+    try:
+        with open('/proc/cpuinfo') as f:
+            for line in f:
+                if line.startswith('model name'):
+                    return line.split(':', 1)[1].strip()
+    except OSError:
+        pass
+    return 'unknown'
+
+
+def host_load():
+    """The 1-minute load average: the run's own vCPUs, plus anything else
+    the host was doing."""
+    try:
+        with open('/proc/loadavg') as f:
+            return float(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def host_info(markers):
+    """The record's 'host' part; the guest's speed only where it measured."""
+    host = {'cpu': host_cpu(), 'cores': os.cpu_count(), 'load_1min': host_load()}
+    speed = {k: v for k, v in kv(markers.get('speed', '')).items()
+             if k in SPEED_KEYS and isinstance(v, (int, float)) and v > 0}
+    if speed:
+        host['speed'] = speed
+    return host
+
+
 def record(a):
     text = open(a.log, errors='replace').read()
     snaps, markers, dmesg = parse_log(text)
@@ -83,7 +126,7 @@ def record(a):
                       'hint_fault_policy': a.hint, 'split_policy': a.split,
                       'kernel': a.kernel, 'host_seconds': a.host_seconds,
                       'qemu_rc': a.qemu_rc, 'log': a.log},
-           'metrics': {}}
+           'metrics': {}, 'host': host_info(markers)}
     if 'params' in markers:
         rec['params'].update({'workload_' + k: v for k, v in kv(markers['params']).items()})
     warn = warnings(text)
@@ -131,8 +174,10 @@ def brief(_a):
     keys = ('migrated_pages', 'tlb_irqs', 'tlb_irqs_per_migrated_page',
             'scanner_pending_flushes', 'protnone_batched_unmaps', 'splits',
             'split_ms_per_thp', 'tlb_irqs_per_split')
+    speed = r.get('host', {}).get('speed', {})
     print('%s %ss: ' % (r['status'], r['params']['host_seconds']) +
-          ' '.join('%s=%s' % (k, m[k]) for k in keys if k in m))
+          ' '.join('%s=%s' % (k, m[k]) for k in keys if k in m) +
+          ''.join(' guest_%s=%s' % (k, speed[k]) for k in SPEED_KEYS[:1] if k in speed))
 
 
 def load(path):
@@ -181,10 +226,25 @@ def table(a):
             vals = [r['metrics'][c] for r in ok if c in r['metrics']]
             row.append(median_range(vals))
         print('| ' + ' | '.join(row) + ' |')
+    print(speed_line(recs))
     bad = [r for r in recs if r['status'] != 'ok']
     for r in bad:
         print('not averaged: %s %s run %s: %s' % (r['scenario'], r['policy'],
                                                   r['params']['run'], r['status']))
+
+
+def speed_line(recs):
+    """What ran the records: hosts, and the guest's speed over the runs
+    that measured it (good or not: the host's speed is not the run's)."""
+    hosts = sorted({'%s, %s cores' % (r['host']['cpu'], r['host']['cores'])
+                    for r in recs if 'host' in r})
+    timed = [r['host']['speed'] for r in recs if 'speed' in r.get('host', {})]
+    if not timed:
+        return 'guest speed: not recorded (%d run%s)' % (len(recs), 's' if len(recs) != 1 else '')
+    parts = ['%s %s' % (k, median_range([t[k] for t in timed if k in t]))
+             for k in SPEED_KEYS if any(k in t for t in timed)]
+    return 'guest speed over %d of %d runs: %s; host: %s' % (
+        len(timed), len(recs), ', '.join(parts), '; '.join(hosts))
 
 
 # The scanner's work per task_numa_work() scan (patch 0006): label, and the

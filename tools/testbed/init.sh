@@ -3,7 +3,8 @@
 # /init of the testbed guest (scripts/testbed.sh). The run comes in on the
 # kernel command line, which the kernel hands to init as environment:
 # TB_WORKLOAD, TB_ARGS (comma-separated key=value), TB_MIGRATE, TB_HINT,
-# TB_SPLIT. Everything the host parses is on lines starting with "@@".
+# TB_SPLIT, TB_PROBE (0: no speed probe). Everything the host parses is on
+# lines starting with "@@".
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
@@ -28,6 +29,12 @@ knob $tp/hint_fault_policy "$TB_HINT"
 knob $tp/split_policy "$TB_SPLIT"
 echo "@@policy migrate=$(cat $tp/migrate_policy | tr ' ' ,) hint=$(cat $tp/hint_fault_policy | tr ' ' ,) split=$(cat $tp/split_policy | tr ' ' ,)"
 
+# How fast this host runs the guest's memory-bound work (the testbed's
+# sweep counts follow it): a "@@speed" line, before the workload so that
+# neither disturbs the other. The microbench measures the same itself.
+if [ "${TB_PROBE:-1}" != 0 ] && [ "$TB_WORKLOAD" != microbench ]; then
+	/bin/microbench speed
+fi
 /bin/$TB_WORKLOAD $(echo "$TB_ARGS" | tr , ' ')
 echo "@@exit $?"
 echo "@@dmesg"

@@ -118,6 +118,13 @@
  *                            mostly asleep on the mm's locks)
  *
  * Output: one "@@micro key=value ..." line. Usage: microbench [reps=N]
+ *
+ * "microbench speed" measures only tlb_refill_loaded_ns, sweep_ns_per_page
+ * and sweep_grown_{32,192}_ns_per_page, the profile's memory-bound costs,
+ * in about 15 s, and prints them on a "@@speed" line: /init runs it before
+ * every testbed workload, so that each run records how fast its host ran
+ * the guest (the same kernel on a host with slower memory swept 3 times
+ * slower, docs/data/testbed-sweep-mix.md).
  */
 #include "tb_common.h"
 
@@ -414,6 +421,9 @@ struct flush_seen {
 	double irqs_per_flush; /* TLB interrupts, all of them */
 	double interval_ms;    /* between two pairs while counted, mean */
 };
+
+/* The TLBs grown by full flushes, none while counted. */
+static const struct flush_plan grown = { 16, 0, FLUSH_PAGES };
 
 /* Two flushes of every CPU running @spare's mm, each of @pages pages:
  * full ones for FLUSH_PAGES. */
@@ -744,6 +754,25 @@ static int read_choice(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+/* The "@@speed" line: see the header. @all: the CPUs other than this
+ * thread's, @every: all of them. Returns 0, or 1 if a sweep failed. */
+static int speed_probe(const struct tb_nodes *nodes, const int *all, const int *every)
+{
+	double sweep, grown_32, grown_192, refill, warm;
+	pid_t load[MAX_SPINNERS];
+
+	load_start(all, MAX_SPINNERS, load);
+	refill = refill_ns(20, SWEEP_PART, &warm);
+	load_stop(load, MAX_SPINNERS);
+	sweep = sweep_ns(every, MAX_SPINNERS + 1);
+	if (sweep_mixed(nodes, &grown, &grown_32, &grown_192, NULL))
+		grown_32 = grown_192 = -1;
+	printf("@@speed tlb_refill_loaded_ns=%.1f sweep_ns_per_page=%.1f "
+	       "sweep_grown_32_ns_per_page=%.1f sweep_grown_192_ns_per_page=%.1f\n",
+	       refill, sweep, grown_32, grown_192);
+	return sweep < 0 || grown_32 < 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct tb_nodes nodes;
@@ -753,18 +782,21 @@ int main(int argc, char **argv)
 	double refill_l, warm_l, refill_192_l, warm_192_l, wake, sweep_32, sweep_192;
 	double grown_32, grown_192, flushed_32, flushed_192, pinged_32, pinged_192;
 	struct flush_seen grown_seen = { -1, -1 }, flushed_seen = grown_seen, pinged_seen = grown_seen;
-	const struct flush_plan grown = { 16, 0, FLUSH_PAGES }, flushed = { 16, 10, FLUSH_PAGES };
+	const struct flush_plan flushed = { 16, 10, FLUSH_PAGES };
 	const struct flush_plan pinged = { 16, 10, 1 };
 	struct split_round split_b = { -1, -1, -1, -1, -1 }, split_p = split_b;
 	char thp[16], policy[16];
 	int every[MAX_SPINNERS + 1];
 	pid_t load[MAX_SPINNERS];
+	bool speed = false;
 
 	for (int a = 1; a < argc; a++) {
 		if (!strncmp(argv[a], "reps=", 5) && atoi(argv[a] + 5) > 10) {
 			reps = (unsigned int)atoi(argv[a] + 5);
+		} else if (!strcmp(argv[a], "speed")) {
+			speed = true;
 		} else {
-			fprintf(stderr, "usage: microbench [reps=N (>10)]\n");
+			fprintf(stderr, "usage: microbench [reps=N (>10)] [speed]\n");
 			return 2;
 		}
 	}
@@ -779,6 +811,11 @@ int main(int argc, char **argv)
 	far[0] = tb_node_cpu(&nodes, 1, 0);
 	for (int i = 0; i < MAX_SPINNERS; i++)
 		all[i] = i < 3 ? near[i] : tb_node_cpu(&nodes, 1, i - 3);
+	every[0] = tb_node_cpu(&nodes, 0, 0);
+	for (int i = 0; i < MAX_SPINNERS; i++)
+		every[i + 1] = all[i];
+	if (speed)
+		return speed_probe(&nodes, all, every);
 
 	wake = wake_ns(near[0], reps / 10);
 	s0 = shootdown_ns(NULL, 0, reps, NULL, NULL);
@@ -803,9 +840,6 @@ int main(int argc, char **argv)
 	refill_l = refill_ns(20, SWEEP_PART, &warm_l);
 	refill_192_l = refill_ns(20, STABLE_PART, &warm_192_l);
 	load_stop(load, MAX_SPINNERS);
-	every[0] = tb_node_cpu(&nodes, 0, 0);
-	for (int i = 0; i < MAX_SPINNERS; i++)
-		every[i + 1] = all[i];
 	sweep = sweep_ns(every, MAX_SPINNERS + 1);
 	if (sweep_mixed(&nodes, NULL, &sweep_32, &sweep_192, NULL))
 		sweep_32 = sweep_192 = -1;
