@@ -117,7 +117,7 @@
  *                            thp_split, where the rest of the guest is
  *                            mostly asleep on the mm's locks)
  *
- * Output: one "@@micro key=value ..." line. Usage: microbench [reps=N]
+ * Output: one "@@micro key=value ..." line. Usage: microbench [reps=N] [speed]
  *
  * "microbench speed" measures only tlb_refill_loaded_ns, sweep_ns_per_page
  * and sweep_grown_{32,192}_ns_per_page, the profile's memory-bound costs,
