@@ -116,6 +116,17 @@ def speeds_of(path):
     return out
 
 
+def speed_values(speeds):
+    """(probe figure, tlbsim cost, its values) for each figure of
+    SPEED_COSTS that some of @speeds have."""
+    out = []
+    for probe, cost in SPEED_COSTS:
+        vals = [sp[probe] for sp in speeds if probe in sp]
+        if vals:
+            out.append((probe, cost, vals))
+    return out
+
+
 def speed_settings(path):
     """tlbsim --set words for the median of each "@@speed" figure of the
     records in @path; exits if none has one."""
@@ -123,12 +134,8 @@ def speed_settings(path):
     if not speeds:
         sys.exit('testbed-predict: no record in %s has the guest\'s speed '
                  '(@@speed): it predates the probe' % path)
-    out = []
-    for probe, cost in SPEED_COSTS:
-        vals = [sp[probe] for sp in speeds if probe in sp]
-        if vals:
-            out.append('%s=%g' % (cost, statistics.median(vals)))
-    return out
+    return ['%s=%g' % (cost, statistics.median(vals))
+            for _, cost, vals in speed_values(speeds)]
 
 
 def run(args):
@@ -178,10 +185,7 @@ def speed_note(speeds, params):
         return ('host speed: the testbed records do not say (taken before '
                 'the @@speed probe)')
     parts = []
-    for probe, cost in SPEED_COSTS:
-        vals = [sp[probe] for sp in speeds if probe in sp]
-        if not vals:
-            continue
+    for probe, cost, vals in speed_values(speeds):
         med = statistics.median(vals)
         used = params.get(cost)
         ratio = ' (%.2fx)' % (med / used) if used else ''

@@ -102,7 +102,7 @@ for b in $boots; do
 	rc=0
 	sh "$srcdir/scripts/testbed-boot.sh" "$bzimage" "$work/initramfs.gz" 5400 "$log" \
 		TB_WORKLOAD=selftests TB_ARGS="tests=$(echo "$tests" | tr ',' '+'),min_migrations=$min_migrations" \
-		TB_MIGRATE=$migrate TB_HINT=$hint TB_SPLIT=$split || rc=$?
+		TB_MIGRATE=$migrate TB_HINT=$hint TB_SPLIT=$split TB_PROBE=0 || rc=$?
 	python3 "$srcdir/scripts/testbed-selftests-report.py" record --log "$log" \
 		--settings "$names" --migrate "$migrate" --hint "$hint" --split "$split" \
 		--tests "$tests" --min-migrations "$min_migrations" --qemu-rc "$rc" \
