@@ -11,22 +11,27 @@
  */
 #include "profile.h"
 
-#define ALL_BOOTS "median of the 21 boots of make testbed-microbench in docs/data/testbed-microbench.txt (2026-12-03 to 05): "
+/* Every boot of make testbed-microbench on the hosts the matrix ran on
+ * (docs/data/testbed-microbench.txt, 2026-12-03 to 05; not the last 3, on a
+ * host 2 to 4 times slower in memory-bound work). The first profile took
+ * five costs from 3 boots of 2026-12-01, not in that file; the 24 later
+ * boots moved four of them by a third to a half, and a cost the same
+ * microbench measures in every boot takes the median of all. */
+#define ALL_BOOTS "median of the 24 boots of make testbed-microbench in docs/data/testbed-microbench.txt (2026-12-03 to 05): "
 #define GROWN_MIX "make testbed-microbench, median of 3 boots, 2026-12-05 (docs/data/testbed-microbench.txt, docs/data/testbed-sweep-mix.md): "
-#define MICROBENCH "make testbed-microbench (tools/testbed/microbench.c), median of 3 boots, 2026-12-01: "
 
 static const struct profile_value testbed_values[] = {
 	{ P_CPUS, 8, "the testbed guest: -smp 8,sockets=2" },
 	{ P_BACKEND, BACKEND_X86_IPI, "the testbed guest: x86-64 under qemu TCG, shootdowns by IPI (no INVLPGB)" },
 	{ P_SOCKETS, 2, "the testbed guest: two 1 GiB memory-backend-ram nodes" },
-	{ P_IPI_FIRST_NS, 5160, MICROBENCH "one-page mprotect shootdown with one remote thread (9.08 us) less alone (3.92 us) [5.08-5.39 us]" },
+	{ P_IPI_FIRST_NS, 8038, ALL_BOOTS "ipi_first_ns, a one-page mprotect() shootdown with one remote thread less one alone [5.2-12.7 us]; the 3 boots of 2026-12-01 gave 5.16" },
 	{ P_IPI_EXTRA_NS, 0, "two busy targets and their sender are more runnable vCPUs than the host's 2 cores, where the wait for the targets' threads (host_slice_ns) is the extra round trip; this is charged only for targets halted until the flush woke them (a flush that frees page tables reaches lazy CPUs), whose wake-up was not measured apart: 0" },
-	{ P_IPI_SOCKET_NS, 2025, MICROBENCH "the remote thread on the other node, 2.0 us more [0.1-2.1 us]" },
-	{ P_FAULT_NS, 13625, MICROBENCH "zero-page read fault (the trap, walk and PTE install of a hint fault) while 7 processes keep the other vCPUs busy [13.2-16.1 us]" },
-	{ P_MIGRATE_COPY_NS, 132000, MICROBENCH "derived: move_pages() per page with the guest idle (34.1 us: unmap, copy, remap) times the slowdown the loaded fault shows (13.6 / 3.5 us); move_pages() itself under load (1.7 ms a page) is lru_add_drain_all() waiting for every busy vCPU, which a hint fault's migration does not call" },
-	{ P_PTE_UPDATE_NS, 348, MICROBENCH "mprotect(PROT_NONE) of 64 MiB of present pages per PTE, change_pte_range() as the scanner runs it, other vCPUs busy [83-460 ns]" },
-	{ P_TLB_MISS_NS, 509, MICROBENCH "a pass over 32 MiB just after a full flush less a pass with the TLB warm, per page, other vCPUs busy [103-574 ns]: a translation walked again" },
-	{ P_SWEEP_NS_PER_PAGE, 164.6, ALL_BOOTS "sweep_ns_per_page, 8 threads, one per vCPU, each storing one byte per page of its own 32 MiB, NUMA balancing off [p10-p90 141-212 ns]: nothing flushes the TLB in full, so qemu never grows it past its boot size and every page is walked" },
+	{ P_IPI_SOCKET_NS, 0, ALL_BOOTS "ipi_socket_ns, the remote thread on the other node less on this one, -0.1 us [-5.3 to 4.1]: nothing apart from the noise; the 3 boots of 2026-12-01 gave 2.0 us" },
+	{ P_FAULT_NS, 9168, ALL_BOOTS "fault_loaded_ns, a zero-page read fault (the trap, walk and PTE install of a hint fault) while 7 processes keep the other vCPUs busy [6.3-17.1 us]; the 3 boots of 2026-12-01 gave 13.6" },
+	{ P_MIGRATE_COPY_NS, 65620, ALL_BOOTS "derived: migrate_page_ns, move_pages() per page with the guest idle (20.2 us: unmap, copy, remap), times the slowdown the loaded fault shows (fault_loaded_ns / fault_ns, 9.17 / 2.82 us) [48.7-161.7 us over the boots]; move_pages() itself under load (0.88 ms a page) is lru_add_drain_all() waiting for every busy vCPU, which a hint fault's migration does not call; the 3 boots of 2026-12-01 gave 132 us" },
+	{ P_PTE_UPDATE_NS, 356.9, ALL_BOOTS "protnone_pte_loaded_ns, mprotect(PROT_NONE) of 64 MiB of present pages per PTE, change_pte_range() as the scanner runs it, other vCPUs busy [83-941 ns]" },
+	{ P_TLB_MISS_NS, 273.1, ALL_BOOTS "tlb_refill_loaded_ns, a pass over 32 MiB just after a full flush less a pass with the TLB warm, per page, other vCPUs busy [99-1,051 ns]: a translation walked again; the 3 boots of 2026-12-01 gave 509" },
+	{ P_SWEEP_NS_PER_PAGE, 163.6, ALL_BOOTS "sweep_ns_per_page, 8 threads, one per vCPU, each storing one byte per page of its own 32 MiB, NUMA balancing off [p10-p90 141-208 ns]: nothing flushes the TLB in full, so qemu never grows it past its boot size and every page is walked" },
 	{ P_SWEEP_HIT_NS_PER_PAGE, 26.1, GROWN_MIX "sweep_grown_32_ns_per_page, the 32 MiB sweepers of the private mix (four over 32 MiB, four over 192 MiB, NUMA balancing off) with qemu's TLBs grown by 16 full flushes first, so that a second pass hits [20.9-28.5 ns]; warm_pass_loaded_ns, one sweeper over a warm 32 MiB with the TLB at its boot size, gave 16.2" },
 	{ P_SWEEP_HIT_192_NS_PER_PAGE, 63.3, GROWN_MIX "sweep_grown_192_ns_per_page, the 192 MiB sweepers of the same runs [57.3-72.3 ns]; one sweeper alone over a warm 192 MiB part costs 55.6 in the same boots, so the growth is the part's size, not the sharing" },
 	{ P_WAKE_NS, 222770, "make testbed-microbench, median of 3 boots, 2026-12-04 (docs/data/testbed-microbench.txt): wake_ns, half a pipe ping-pong between two threads on two vCPUs of a node, each asleep in between [131-252 us]" },
