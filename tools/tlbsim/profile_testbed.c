@@ -14,8 +14,8 @@
 /* Every boot of make testbed-microbench on the hosts the matrix ran on
  * (docs/data/testbed-microbench.txt, 2026-12-03 to 05; not the last 3, on a
  * host 2 to 4 times slower in memory-bound work). The first profile took
- * five costs from 3 boots of 2026-12-01, not in that file; the 24 later
- * boots moved four of them by a third to a half, and a cost the same
+ * six costs from 3 boots of 2026-12-01, not in that file; five of them sit
+ * a third or more away from the 24 later boots' medians, and a cost the same
  * microbench measures in every boot takes the median of all. */
 #define ALL_BOOTS "median of the 24 boots of make testbed-microbench in docs/data/testbed-microbench.txt (2026-12-03 to 05): "
 #define GROWN_MIX "make testbed-microbench, median of 3 boots, 2026-12-05 (docs/data/testbed-microbench.txt, docs/data/testbed-sweep-mix.md): "
