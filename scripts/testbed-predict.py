@@ -30,6 +30,8 @@ import statistics
 import subprocess
 import sys
 
+from testbed_log import SPEED_COSTS
+
 # Testbed scenario -> the tlbsim scenario and settings of that workload.
 VARIANTS = {
     'numa-private': ('testbed', []),
@@ -95,25 +97,16 @@ def parse_cells(text):
     return cells
 
 
-# The guest's "@@speed" figures (testbed-report.py) and the tlbsim cost
-# each was measured for: a testbed run and a profile from hosts of
-# different speeds do not compare on anything the sweeps drive.
-SPEED_COSTS = (('sweep_ns_per_page', 'sweep_ns_per_page'),
-               ('sweep_grown_32_ns_per_page', 'sweep_hit_ns_per_page'),
-               ('sweep_grown_192_ns_per_page', 'sweep_hit_192_ns_per_page'),
-               ('tlb_refill_loaded_ns', 'tlb_miss_ns'))
-
-
-def speeds_of(path):
-    """The "@@speed" figures of every record in @path that has them."""
-    out = []
+def load_records(path):
     with open(path) as f:
-        for line in f:
-            if line.strip():
-                host = json.loads(line).get('host', {})
-                if 'speed' in host:
-                    out.append(host['speed'])
-    return out
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def speeds_of(records):
+    """The "@@speed" figures of every record that has them: a testbed run
+    and a profile from hosts of different speeds do not compare on
+    anything the sweeps drive."""
+    return [r['host']['speed'] for r in records if 'speed' in r.get('host', {})]
 
 
 def speed_values(speeds):
@@ -130,7 +123,7 @@ def speed_values(speeds):
 def speed_settings(path):
     """tlbsim --set words for the median of each "@@speed" figure of the
     records in @path; exits if none has one."""
-    speeds = speeds_of(path)
+    speeds = speeds_of(load_records(path))
     if not speeds:
         sys.exit('testbed-predict: no record in %s has the guest\'s speed '
                  '(@@speed): it predates the probe' % path)
@@ -196,9 +189,9 @@ def speed_note(speeds, params):
 
 
 def table(args):
-    measured, speeds = {}, speeds_of(args.records)
-    for line in open(args.records):
-        r = json.loads(line)
+    records = load_records(args.records)
+    measured, speeds = {}, speeds_of(records)
+    for r in records:
         if r.get('status') == 'ok':
             measured.setdefault((r['scenario'], r['policy']), []).append(r['metrics'])
     predicted, params = {}, None

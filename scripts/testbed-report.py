@@ -25,7 +25,7 @@ import os
 import statistics
 import sys
 
-from testbed_log import kv, warnings
+from testbed_log import SPEED_COSTS, kv, warnings
 
 MIN_MIGRATED = 100
 
@@ -81,8 +81,7 @@ def tlb_irqs(text):
     return None
 
 
-SPEED_KEYS = ('sweep_ns_per_page', 'sweep_grown_32_ns_per_page',
-              'sweep_grown_192_ns_per_page', 'tlb_refill_loaded_ns')
+SPEED_KEYS = tuple(probe for probe, _ in SPEED_COSTS)
 
 
 def host_cpu():

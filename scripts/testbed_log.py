@@ -11,6 +11,15 @@ WARN_RE = re.compile(r'(WARNING: CPU|------------\[ cut here \]|BUG: |kernel BUG
                      r'page dumped because|UBSAN:|list_(add|del) corruption)')
 
 
+# The figures of the guest's "@@speed" line (tools/testbed/microbench.c,
+# run by /init before each workload), each with the tlbsim cost it
+# measures: testbed-report.py records them, testbed-predict.py sets them.
+SPEED_COSTS = (('sweep_ns_per_page', 'sweep_ns_per_page'),
+               ('sweep_grown_32_ns_per_page', 'sweep_hit_ns_per_page'),
+               ('sweep_grown_192_ns_per_page', 'sweep_hit_192_ns_per_page'),
+               ('tlb_refill_loaded_ns', 'tlb_miss_ns'))
+
+
 def warnings(text):
     """The console lines that show a kernel warning, in order."""
     return [l.strip() for l in text.splitlines() if WARN_RE.search(l)]
