@@ -20,7 +20,7 @@ No tlbsim parameter is taken from the testbed's outcomes: the scenario's
 defaults are the testbed machine's profile (costs measured by
 `make testbed-microbench`) and the workload's own settings; --speed-from
 replaces some of those costs with the same measurement made by the runs'
-own guests before their workloads, never with a workload's result.
+own guests after their workloads, never with a workload's result.
 """
 import argparse
 import json

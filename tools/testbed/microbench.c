@@ -121,7 +121,7 @@
  *
  * "microbench speed" measures only tlb_refill_loaded_ns, sweep_ns_per_page
  * and sweep_grown_{32,192}_ns_per_page, the profile's memory-bound costs,
- * in about 15 s, and prints them on a "@@speed" line: /init runs it before
+ * in about 15 s, and prints them on a "@@speed" line: /init runs it after
  * every testbed workload, so that each run records how fast its host ran
  * the guest (the same kernel on a host with slower memory swept 3 times
  * slower, docs/data/testbed-sweep-mix.md).
