@@ -4,12 +4,16 @@
 
   testbed-predict.py run --tlbsim PATH --out DIR [--pairs N] [--jobs N]
                          [--cells numa-private:always,...]
-                         [--speed-from RECORDS.jsonl]
+                         [--profile-from MICRO.txt] [--speed-from RECORDS.jsonl]
       runs `tlbsim compare testbed` once per workload variant (every policy
       the testbed measured on it, N seeds each) and writes DIR/<variant>.json;
-      --speed-from takes the memory-bound costs from the guest's own
-      "@@speed" lines in those records (their medians) instead of the
-      profile's, for records from a host of another speed
+      --profile-from takes every measured cost from that host's own
+      `make testbed-microbench` output, derived as the profile derives
+      them (testbed_profile.py); --speed-from then takes the memory-bound
+      costs from the guest's own "@@speed" lines in those records (their
+      medians), for records from a host of another speed
+  testbed-predict.py profile MICRO.txt
+      prints the costs --profile-from would set, each with its source
   testbed-predict.py table --records RECORDS.jsonl --predictions DIR
       prints, per cell and metric, the testbed's median [min-max] over its
       good runs, tlbsim's median [min-max] over its seeds, and whether they
@@ -18,9 +22,9 @@
 
 No tlbsim parameter is taken from the testbed's outcomes: the scenario's
 defaults are the testbed machine's profile (costs measured by
-`make testbed-microbench`) and the workload's own settings; --speed-from
-replaces some of those costs with the same measurement made by the runs'
-own guests after their workloads, never with a workload's result.
+`make testbed-microbench`) and the workload's own settings; --profile-from
+and --speed-from replace those costs with the same measurements made on
+the runs' own host, never with a workload's result.
 """
 import argparse
 import json
@@ -31,6 +35,7 @@ import subprocess
 import sys
 
 from testbed_log import SPEED_COSTS
+import testbed_profile
 
 # Testbed scenario -> the tlbsim scenario and settings of that workload.
 VARIANTS = {
@@ -131,9 +136,34 @@ def speed_settings(path):
             for _, cost, vals in speed_values(speeds)]
 
 
+def micro_boots(path):
+    """The boots and host cores of a microbench output; exits on a file
+    that cannot be read or has no "@@micro" line."""
+    try:
+        return testbed_profile.read_micro(path)
+    except (OSError, ValueError) as e:
+        sys.exit('testbed-predict: %s' % e)
+
+
+def profile_settings(path):
+    """tlbsim --set words for every cost @path's boots give."""
+    boots, cores = micro_boots(path)
+    return ['%s=%.6g' % (cost, v) for cost, v, _ in testbed_profile.derive(boots, cores)
+            if v is not None]
+
+
+def profile(args):
+    boots, cores = micro_boots(args.micro)
+    print('# %d boots of %s%s' % (len(boots), args.micro,
+                                  ', a host of %d cores' % cores if cores else ''))
+    for cost, v, src in testbed_profile.derive(boots, cores):
+        print('%s=%s\t# %s' % (cost, 'none' if v is None else '%.6g' % v, src))
+
+
 def run(args):
     os.makedirs(args.out, exist_ok=True)
-    speed = speed_settings(args.speed_from) if args.speed_from else []
+    speed = profile_settings(args.profile_from) if args.profile_from else []
+    speed += speed_settings(args.speed_from) if args.speed_from else []
     by_variant = {}
     for scenario, policy in parse_cells(args.cells):
         by_variant.setdefault(scenario, []).append(tlbsim_policy(scenario, policy))
@@ -270,6 +300,10 @@ def main():
     r.add_argument('--set', action='append', help='extra tlbsim --set (a sensitivity check)')
     r.add_argument('--speed-from', metavar='RECORDS',
                    help="the memory-bound costs from these testbed records' @@speed lines")
+    r.add_argument('--profile-from', metavar='MICRO',
+                   help="every measured cost from this host's make testbed-microbench output")
+    pr = sub.add_parser('profile')
+    pr.add_argument('micro', metavar='MICRO')
     t = sub.add_parser('table')
     t.add_argument('--records', required=True)
     t.add_argument('--predictions', required=True)
@@ -278,6 +312,8 @@ def main():
         if args.pairs < 1 or args.jobs < 1:
             sys.exit('testbed-predict: --pairs and --jobs must be at least 1')
         run(args)
+    elif args.cmd == 'profile':
+        profile(args)
     else:
         table(args)
 

@@ -7,7 +7,10 @@
  * testbed's results. The guest's clock is the host's, and its 8 vCPU
  * threads share 2 host cores, so a cost measured while the other vCPUs
  * are busy (as they are under the workload) is wall time at a quarter of
- * a core.
+ * a core. scripts/testbed_profile.py derives these costs from a
+ * microbench output as the sources below say (testbed-predict.py
+ * --profile-from), and tests/testbed/profile-from.sh checks that the
+ * costs taken from all boots come out of those boots there.
  */
 #include "profile.h"
 
