@@ -108,10 +108,12 @@ def load_records(path):
 
 
 def speeds_of(records):
-    """The "@@speed" figures of every record that has them: a testbed run
+    """The "@@speed" figures of every record that has some of SPEED_COSTS
+    (the old probe's sweep_ns_per_page is not one): a testbed run
     and a profile from hosts of different speeds do not compare on
     anything the sweeps drive."""
-    return [r['host']['speed'] for r in records if 'speed' in r.get('host', {})]
+    speeds = [r['host']['speed'] for r in records if 'speed' in r.get('host', {})]
+    return [sp for sp in speeds if any(probe in sp for probe, _ in SPEED_COSTS)]
 
 
 def speed_values(speeds):

@@ -50,12 +50,12 @@ expect '^host speed: the testbed records do not say' "records without the probe 
 # The records' guest speed against the costs tlbsim ran with: the runs
 # that measured it, failed or not, and the ratio to the first prediction's.
 sp() { # sweep grown_32
-	printf '{"scenario": "numa-private", "policy": "always", "status": "%s", "host": {"speed": {"sweep_ns_per_page": %s, "sweep_grown_32_ns_per_page": %s}}, "metrics": {"tlb_irqs_per_migrated_page": 0.5, "migrated_pages": 50000}}\n' "$@"
+	printf '{"scenario": "numa-private", "policy": "always", "status": "%s", "host": {"speed": {"sweep_walk_ns_per_page": %s, "sweep_grown_32_ns_per_page": %s}}, "metrics": {"tlb_irqs_per_migrated_page": 0.5, "migrated_pages": 50000}}\n' "$@"
 }
 { sp ok 400 90; sp timeout 500 100; rec numa-private always ok 0.4 50000; } >"$tmp/timed.jsonl"
 sed -i '1s/"metrics"/"params": {"sweep_ns_per_page": 160, "sweep_hit_ns_per_page": 25}, "metrics"/' "$tmp/pred/numa-private.json"
 out=$($predict table --records "$tmp/timed.jsonl" --predictions "$tmp/pred")
-expect '^host speed over 2 testbed runs: sweep_ns_per_page 450 \[400-500\] against sweep_ns_per_page 160 (2.81x); sweep_grown_32_ns_per_page 95 \[90-100\] against sweep_hit_ns_per_page 25 (3.80x)$' \
+expect '^host speed over 2 testbed runs: sweep_walk_ns_per_page 450 \[400-500\] against sweep_ns_per_page 160 (2.81x); sweep_grown_32_ns_per_page 95 \[90-100\] against sweep_hit_ns_per_page 25 (3.80x)$' \
 	"the guest's speed against tlbsim's costs, as ratios"
 
 # --speed-from: tlbsim runs with the median of the records' own probe as

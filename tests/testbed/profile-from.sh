@@ -17,9 +17,9 @@ predict="python3 ${top_srcdir:-.}/scripts/testbed-predict.py"
 cat >"$tmp/micro.txt" <<'EOF'
 # make testbed-microbench, 3 boots
 # host: Some CPU @ 2.0GHz, 4 cores, load 1.00 0.50 0.20
-@@micro reps=2000 shootdown_1_ns=10000 shootdown_7_ns=16000000 ipi_first_ns=5000 ipi_socket_ns=300 fault_ns=2000 fault_loaded_ns=8000 migrate_page_ns=20000 protnone_pte_loaded_ns=300.5 tlb_refill_loaded_ns=250 sweep_ns_per_page=150 sweep_grown_32_ns_per_page=25 sweep_grown_192_ns_per_page=60 wake_ns=200000
-@@micro reps=2000 shootdown_1_ns=12000 shootdown_7_ns=14000000 ipi_first_ns=9000 ipi_socket_ns=100 fault_ns=3000 fault_loaded_ns=9000 migrate_page_ns=22000 protnone_pte_loaded_ns=400 tlb_refill_loaded_ns=300 sweep_ns_per_page=-1 wake_ns=100000
-@@micro reps=2000 shootdown_1_ns=11000 shootdown_7_ns=15000000 ipi_first_ns=7000 ipi_socket_ns=200 fault_ns=2500 fault_loaded_ns=10000 migrate_page_ns=21000 protnone_pte_loaded_ns=350 tlb_refill_loaded_ns=350 sweep_ns_per_page=170 sweep_grown_32_ns_per_page=35 sweep_grown_192_ns_per_page=80 wake_ns=300000
+@@micro reps=2000 shootdown_1_ns=10000 shootdown_7_ns=16000000 ipi_first_ns=5000 ipi_socket_ns=300 fault_ns=2000 fault_loaded_ns=8000 migrate_page_ns=20000 protnone_pte_loaded_ns=300.5 tlb_refill_loaded_ns=250 sweep_walk_ns_per_page=150 sweep_grown_32_ns_per_page=25 sweep_grown_192_ns_per_page=60 wake_ns=200000
+@@micro reps=2000 shootdown_1_ns=12000 shootdown_7_ns=14000000 ipi_first_ns=9000 ipi_socket_ns=100 fault_ns=3000 fault_loaded_ns=9000 migrate_page_ns=22000 protnone_pte_loaded_ns=400 tlb_refill_loaded_ns=300 sweep_walk_ns_per_page=-1 wake_ns=100000
+@@micro reps=2000 shootdown_1_ns=11000 shootdown_7_ns=15000000 ipi_first_ns=7000 ipi_socket_ns=200 fault_ns=2500 fault_loaded_ns=10000 migrate_page_ns=21000 protnone_pte_loaded_ns=350 tlb_refill_loaded_ns=350 sweep_walk_ns_per_page=170 sweep_grown_32_ns_per_page=35 sweep_grown_192_ns_per_page=80 wake_ns=300000
 EOF
 out=$($predict profile "$tmp/micro.txt") || bad "profile exited non-zero"
 expect '^# 3 boots of .*micro.txt, a host of 4 cores$' "the boots and the host's cores"
@@ -29,7 +29,7 @@ expect '^fault_ns=9000	' "fault_ns is the loaded fault"
 # 21000 x 9000 / 2500
 expect '^migrate_copy_ns=75600	' "the copy stretched as the loaded fault is"
 expect '^pte_update_ns=350	' "pte_update_ns is the loaded PTE change"
-expect '^sweep_ns_per_page=160	' "a failed sweep (-1) stays out of the median"
+expect '^sweep_ns_per_page=160	' "the walked sweep; a failed one (-1) stays out of the median"
 expect '^sweep_hit_ns_per_page=30	' "the grown mix from the boots that have it"
 expect '^sweep_hit_192_ns_per_page=70	' "the grown mix's 192 MiB sweepers"
 # 4 cores: R=8, H=4, p=4/7, 7 targets: a rotation of 1 slice, the last
@@ -52,7 +52,7 @@ echo "$*" >>"$FAKE_ARGS"
 while [ $# -gt 1 ]; do [ "$1" = --json ] && echo '[]' >"$2"; shift; done
 SH
 chmod +x "$tmp/fake-tlbsim"
-printf '{"scenario": "numa-private", "policy": "always", "status": "ok", "host": {"speed": {"sweep_ns_per_page": 400}}, "metrics": {}}\n' >"$tmp/rec.jsonl"
+printf '{"scenario": "numa-private", "policy": "always", "status": "ok", "host": {"speed": {"sweep_walk_ns_per_page": 400}}, "metrics": {}}\n' >"$tmp/rec.jsonl"
 FAKE_ARGS=$tmp/args $predict run --tlbsim "$tmp/fake-tlbsim" --out "$tmp/p" --cells numa-private:always \
 	--profile-from "$tmp/micro.txt" --speed-from "$tmp/rec.jsonl" --set scale=2 2>/dev/null \
 	|| bad "run --profile-from exited non-zero"
@@ -60,12 +60,25 @@ out=$(cat "$tmp/args" 2>/dev/null)
 expect ' --set ipi_first_ns=7000 .* --set sweep_ns_per_page=160 .* --set host_slice_ns=5.84937e+06 --set sweep_ns_per_page=400 --set scale=2$' \
 	"--profile-from's costs, then --speed-from's, then --set"
 
+# Boots from before sweep_walk_ns_per_page: their sweep_ns_per_page had
+# one sweeper hitting, so the walk comes from the mix, less that one; a
+# boot without the mix gives none.
+cat >"$tmp/old.txt" <<'EOF'
+@@micro reps=2000 sweep_ns_per_page=160 sweep_mixed_32_ns_per_page=500 sweep_grown_32_ns_per_page=26
+EOF
+out=$($predict profile "$tmp/old.txt") || bad "profile of old boots exited non-zero"
+# (4 x 500 - 26) / 3
+expect '^sweep_ns_per_page=658	' "an old boot's walk from its mix, less the sweeper that hit"
+echo '@@micro reps=2000 sweep_ns_per_page=160' >"$tmp/old.txt"
+out=$($predict profile "$tmp/old.txt")
+expect '^sweep_ns_per_page=none	' "an old boot's sweep_ns_per_page alone gives no walk"
+
 # make testbed-microbench's own output: the host line and the medians.
 cat >"$tmp/medians.txt" <<'EOF'
 # host: Some CPU @ 2.0GHz, 2 cores, load 1.00 0.50 0.20
 reps=2000  # median of 3 boots, range 2000..2000
 ipi_first_ns=6500  # median of 3 boots, range 5000..9000
-sweep_ns_per_page=-1  # median of 3 boots, range -1..-1
+sweep_walk_ns_per_page=-1  # median of 3 boots, range -1..-1
 EOF
 out=$($predict profile "$tmp/medians.txt") || bad "profile of medians exited non-zero"
 expect '^# 1 boots of .*medians.txt, a host of 2 cores$' "the printed medians stand for one boot"
@@ -87,8 +100,9 @@ else
 fi
 
 # The profile's costs from all boots come out of those 24 boots (the file
-# ends with 3 boots of another host); the grown mix's two from the only
-# 3 of them that measured it. wake_ns and host_slice_ns took 3 boots each.
+# ends with 3 boots of another host); the grown mix's two and the walk
+# from the only 3 of them that measured it. wake_ns and host_slice_ns
+# took 3 boots each.
 tlbsim=${TLBSIM:-tools/tlbsim/tlbsim}
 if [ ! -x "$tlbsim" ]; then
 	bad "no tlbsim at $tlbsim (run from the build directory, or set TLBSIM)"

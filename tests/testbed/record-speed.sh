@@ -23,23 +23,23 @@ rec() { # log run
 		--migrate always --hint deferred --split batched --workload numa_regions \
 		--args x --kernel k --qemu-rc 0 --host-seconds 40 --vcpus 8
 }
-log "$tmp/1.log" '@@speed sweep_ns_per_page=160.5 sweep_grown_32_ns_per_page=26.0 sweep_grown_192_ns_per_page=60.0'
-log "$tmp/2.log" '@@speed sweep_ns_per_page=480.5 sweep_grown_32_ns_per_page=-1.0 sweep_grown_192_ns_per_page=-1.0'
+log "$tmp/1.log" '@@speed sweep_ns_per_page=99.0 sweep_walk_ns_per_page=160.5 sweep_grown_32_ns_per_page=26.0 sweep_grown_192_ns_per_page=60.0'
+log "$tmp/2.log" '@@speed sweep_walk_ns_per_page=480.5 sweep_grown_32_ns_per_page=-1.0 sweep_grown_192_ns_per_page=-1.0'
 log "$tmp/3.log" ''
 for i in 1 2 3; do rec "$tmp/$i.log" $i; done >"$tmp/records.jsonl" || bad "record exited non-zero"
 
 out=$(sed -n 1p "$tmp/records.jsonl" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["status"], r["host"]["speed"], r["host"]["cores"] > 0, r["host"]["cpu"] != "")')
-expect "^ok {'sweep_ns_per_page': 160.5, 'sweep_grown_32_ns_per_page': 26.0, 'sweep_grown_192_ns_per_page': 60.0} True True\$" \
-	"the speed line and the host's CPU land in the record"
+expect "^ok {'sweep_walk_ns_per_page': 160.5, 'sweep_grown_32_ns_per_page': 26.0, 'sweep_grown_192_ns_per_page': 60.0} True True\$" \
+	"the speed line and the host's CPU land in the record, without the old probe's sweep_ns_per_page"
 out=$(sed -n 2p "$tmp/records.jsonl" | python3 -c 'import json,sys; print(json.load(sys.stdin)["host"]["speed"])')
-expect "^{'sweep_ns_per_page': 480.5}\$" "a failed sweep (-1) is left out, not recorded as a speed"
+expect "^{'sweep_walk_ns_per_page': 480.5}\$" "a failed sweep (-1) is left out, not recorded as a speed"
 out=$(sed -n 3p "$tmp/records.jsonl" | python3 -c 'import json,sys; h=json.load(sys.stdin)["host"]; print("speed" in h, "cpu" in h)')
 expect '^False True$' "a run without the probe has a host but no speed"
 out=$(sed -n 1p "$tmp/records.jsonl" | $report brief)
-expect 'migrated_pages=500 .*guest_sweep_ns_per_page=160.5$' "brief names the guest's speed"
+expect 'migrated_pages=500 .*guest_sweep_walk_ns_per_page=160.5$' "brief names the guest's speed"
 
 out=$($report table "$tmp/records.jsonl") || bad "table exited non-zero"
-expect '^guest speed over 2 of 3 runs: sweep_ns_per_page 320.5 \[160.5-480.5\], sweep_grown_32_ns_per_page 26 \[26-26\], sweep_grown_192_ns_per_page 60 \[60-60\]; host: .*, [0-9]* cores$' \
+expect '^guest speed over 2 of 3 runs: sweep_walk_ns_per_page 320.5 \[160.5-480.5\], sweep_grown_32_ns_per_page 26 \[26-26\], sweep_grown_192_ns_per_page 60 \[60-60\]; host: .*, [0-9]* cores$' \
 	"the table's speed line: the median over the runs that measured it"
 head -n 1 "$tmp/records.jsonl" | sed 's/, "host": {[^}]*{[^}]*}}//' >"$tmp/old.jsonl"
 out=$($report table "$tmp/old.jsonl")

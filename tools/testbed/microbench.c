@@ -56,18 +56,25 @@
  *                            at each flush) cannot keep that many
  *                            translations, the warm pass costs what the
  *                            cold one does and the refill reads near 0
- *   sweep_ns_per_page        8 threads, one per CPU, each writing one byte
+ *   sweep_walk_ns_per_page   8 threads, one per CPU, each writing one byte
  *                            per 4 KiB page of its own 32 MiB in a loop
  *                            (numa_regions' access), NUMA balancing off:
- *                            ns per page per thread
+ *                            ns per page per thread, every page walked.
+ *                            Every sweep below starts with the vCPUs'
+ *                            TLBs back at their boot size
+ *                            (tb_tlb_shrink()), whatever ran before. Until
+ *                            2026-12-06 none did, and this figure was
+ *                            sweep_ns_per_page: the refill passes had
+ *                            grown this thread's CPU's TLB, its sweeper
+ *                            hit while the other seven walked, and the
+ *                            rate of all eight read 3 to 4 times under a
+ *                            walk (docs/data/testbed-sweep-mix.md)
  *   sweep_mixed_{32,192}_ns_per_page
  *                            the same loop in numa_regions' private mix:
  *                            four threads over 32 MiB and four over
  *                            192 MiB at once, each on the node the
  *                            workload starts it on; ns per page of the
- *                            32 MiB sweepers and of the 192 MiB ones (the
- *                            testbed's moving threads swept three times
- *                            faster than sweep_ns_per_page says)
+ *                            32 MiB sweepers and of the 192 MiB ones
  *   sweep_grown_{32,192}_ns_per_page, sweep_grown_flush_irqs
  *                            that mix again after 16 full flushes of
  *                            every vCPU of the mm, 100 ms apart, and none
@@ -119,7 +126,7 @@
  *
  * Output: one "@@micro key=value ..." line. Usage: microbench [reps=N] [speed]
  *
- * "microbench speed" measures only tlb_refill_loaded_ns, sweep_ns_per_page
+ * "microbench speed" measures only tlb_refill_loaded_ns, sweep_walk_ns_per_page
  * and sweep_grown_{32,192}_ns_per_page, the profile's memory-bound costs,
  * in about 15 s, and prints them on a "@@speed" line: /init runs it after
  * every testbed workload, so that each run records how fast its host ran
@@ -460,7 +467,8 @@ static void *sweep_main(void *arg)
 
 /*
  * numa_regions' loop by @nr threads at once, thread i on @cpus[i] over its
- * own @len[i] bytes, NUMA balancing off: fills @ns_per_page[i], ns per
+ * own @len[i] bytes, NUMA balancing off, the vCPUs' TLBs first brought back
+ * to their boot size: fills @ns_per_page[i], ns per
  * page of thread i's own sweeps. The count starts once every thread has
  * finished its first pass (all faulted in) and a second has gone by, or
  * after @plan's flushes (NULL: none; this thread makes them, asleep in
@@ -482,6 +490,9 @@ static int sweep_parts(const int *cpus, const size_t *len, int nr,
 
 	for (i = 0; i < nr; i++)
 		total += len[i];
+	/* From the TLBs' boot size, whatever grew them before. */
+	if (tb_tlb_shrink(cpus, nr))
+		return -1;
 	region = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (region == MAP_FAILED)
 		return -1;
@@ -767,7 +778,7 @@ static int speed_probe(const struct tb_nodes *nodes, const int *all, const int *
 	sweep = sweep_ns(every, MAX_SPINNERS + 1);
 	if (sweep_mixed(nodes, &grown, &grown_32, &grown_192, NULL))
 		grown_32 = grown_192 = -1;
-	printf("@@speed tlb_refill_loaded_ns=%.1f sweep_ns_per_page=%.1f "
+	printf("@@speed tlb_refill_loaded_ns=%.1f sweep_walk_ns_per_page=%.1f "
 	       "sweep_grown_32_ns_per_page=%.1f sweep_grown_192_ns_per_page=%.1f\n",
 	       refill, sweep, grown_32, grown_192);
 	return sweep < 0 || grown_32 < 0;
@@ -864,7 +875,7 @@ int main(int argc, char **argv)
 	       "migrate_page_ns=%.0f protnone_pte_ns=%.1f fault_loaded_ns=%.0f "
 	       "migrate_page_loaded_ns=%.0f protnone_pte_loaded_ns=%.1f tlb_refill_loaded_ns=%.1f "
 	       "warm_pass_loaded_ns=%.1f tlb_refill_192_loaded_ns=%.1f warm_pass_192_loaded_ns=%.1f "
-	       "sweep_ns_per_page=%.1f split_thp_batched_ns=%.0f split_thp_per_pte_ns=%.0f "
+	       "sweep_walk_ns_per_page=%.1f split_thp_batched_ns=%.0f split_thp_per_pte_ns=%.0f "
 	       "thp_round_fault_ns=%.0f thp_round_mprotect_ns=%.0f thp_round_rewrite_ns=%.0f "
 	       "thp_round_munmap_ns=%.0f wake_ns=%.0f shootdown_1_loaded_ns=%.0f shootdown_3_loaded_ns=%.0f "
 	       "shootdown_3_mean_ns=%.0f shootdown_7_mean_ns=%.0f shootdown_1_loaded_mean_ns=%.0f "

@@ -2,9 +2,11 @@
 #include "tb_common.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -130,4 +132,54 @@ int tb_write_file(const char *path, const char *val)
 	if (err)
 		fprintf(stderr, "tb: writing %s to %s failed\n", val, path);
 	return err ? -1 : 0;
+}
+
+/*
+ * qemu shrinks a vCPU's TLB only at a full flush that ends a window of
+ * 100 ms in which under 30% of it was in use, and then to the power of two
+ * above the most entries in use (tlb_mmu_resize_locked()). A window's use
+ * is what was filled between two flushes, so the first round can still
+ * see a workload's use and the second the fill that round found: the
+ * third, after two quiet ones, shrinks. One more for slack.
+ */
+#define SHRINK_ROUNDS 4
+#define SHRINK_QUIET_MS 150
+/* More present pages than x86's single-page flush ceiling (33): an
+ * mprotect() of them flushes the whole TLB. */
+#define SHRINK_PAGES 64
+
+static char *shrink_spare;
+
+static void *shrink_main(void *arg)
+{
+	size_t len = SHRINK_PAGES * TB_PAGE_SIZE;
+
+	tb_pin_to_cpu((int)(long)arg);
+	for (int r = 0; r < SHRINK_ROUNDS; r++) {
+		tb_sleep_ms(SHRINK_QUIET_MS);
+		mprotect(shrink_spare, len, PROT_READ);
+		mprotect(shrink_spare, len, PROT_READ | PROT_WRITE);
+	}
+	return NULL;
+}
+
+int tb_tlb_shrink(const int *cpus, int nr)
+{
+	size_t len = SHRINK_PAGES * TB_PAGE_SIZE;
+	pthread_t tid[CPU_SETSIZE];
+	int i, err = 0;
+
+	shrink_spare = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (shrink_spare == MAP_FAILED || nr > CPU_SETSIZE)
+		return -1;
+	memset(shrink_spare, 1, len); /* present, so that mprotect() flushes */
+	for (i = 0; i < nr; i++)
+		if (pthread_create(&tid[i], NULL, shrink_main, (void *)(long)cpus[i]))
+			break;
+	if (i < nr)
+		err = -1;
+	while (i-- > 0)
+		pthread_join(tid[i], NULL);
+	munmap(shrink_spare, len);
+	return err;
 }

@@ -37,4 +37,11 @@ void tb_sleep_ms(unsigned int ms);
 /* Write a string to a sysfs/debugfs file; 0 or -1 (reported on stderr). */
 int tb_write_file(const char *path, const char *val);
 
+/*
+ * Bring qemu's software TLB of each of the @nr vCPUs @cpus back to about
+ * its boot size, however far full flushes grew it before (about 0.6 s).
+ * Returns 0, or -1 if the threads or their page cannot be had.
+ */
+int tb_tlb_shrink(const int *cpus, int nr);
+
 #endif /* TLBPOLICY_TB_COMMON_H */
