@@ -156,8 +156,3 @@ def derive(boots, cores):
         out.append(('host_cpus', float(cores), 'the "# host:" line'))
     return out
 
-
-def set_words(path):
-    """tlbsim --set words for the costs @path's boots give (see derive())."""
-    boots, cores = read_micro(path)
-    return ['%s=%.6g' % (cost, v) for cost, v, _ in derive(boots, cores) if v is not None]

@@ -100,7 +100,7 @@ else
 fi
 
 # The profile's costs from all boots come out of those 24 boots (the file
-# ends with 3 boots of another host); the grown mix's two and the walk
+# ends with 6 boots of slower hosts); the grown mix's two and the walk
 # from the only 3 of them that measured it. wake_ns and host_slice_ns
 # took 3 boots each.
 tlbsim=${TLBSIM:-tools/tlbsim/tlbsim}

@@ -15,8 +15,8 @@
 #include "profile.h"
 
 /* Every boot of make testbed-microbench on the hosts the matrix ran on
- * (docs/data/testbed-microbench.txt, 2026-12-03 to 05; not the last 3, on a
- * host 2 to 4 times slower in memory-bound work). The first profile took
+ * (docs/data/testbed-microbench.txt, 2026-12-03 to 05; not the last 6, on
+ * hosts 2 to 4 times slower in memory-bound work). The first profile took
  * six costs from 3 boots of 2026-12-01, not in that file; five of them sit
  * a third or more away from the 24 later boots' medians, and a cost the same
  * microbench measures in every boot takes the median of all. */
@@ -34,7 +34,7 @@ static const struct profile_value testbed_values[] = {
 	{ P_MIGRATE_COPY_NS, 65620, ALL_BOOTS "derived: migrate_page_ns, move_pages() per page with the guest idle (20.2 us: unmap, copy, remap), times the slowdown the loaded fault shows (fault_loaded_ns / fault_ns, 9.17 / 2.82 us) [48.7-161.7 us over the boots]; move_pages() itself under load (0.88 ms a page) is lru_add_drain_all() waiting for every busy vCPU, which a hint fault's migration does not call; the 3 boots of 2026-12-01 gave 132 us" },
 	{ P_PTE_UPDATE_NS, 356.9, ALL_BOOTS "protnone_pte_loaded_ns, mprotect(PROT_NONE) of 64 MiB of present pages per PTE, change_pte_range() as the scanner runs it, other vCPUs busy [83-941 ns]" },
 	{ P_TLB_MISS_NS, 273.1, ALL_BOOTS "tlb_refill_loaded_ns, a pass over 32 MiB just after a full flush less a pass with the TLB warm, per page, other vCPUs busy [99-1,051 ns]: a translation walked again; the 3 boots of 2026-12-01 gave 509" },
-	{ P_SWEEP_NS_PER_PAGE, 670.8, GROWN_MIX "derived: a sweep's walked page, (4 x sweep_mixed_32_ns_per_page - sweep_grown_32_ns_per_page) / 3, the private mix's 32 MiB sweepers with NUMA balancing off, less the one of the four whose TLB the microbench's refill passes had grown (it hit, at about the grown mix's cost, while three walked; seen sweeper by sweeper in docs/data/testbed-sweep-mix.md) [602-674 ns]. The figure this took before, sweep_ns_per_page (163.6, the 24 boots' median), was the rate of eight sweepers of which that same one hit: 3 to 4 times under a walk" },
+	{ P_SWEEP_NS_PER_PAGE, 670.8, GROWN_MIX "derived: a sweep's walked page, (4 x sweep_mixed_32_ns_per_page - sweep_grown_32_ns_per_page) / 3, the private mix's 32 MiB sweepers with NUMA balancing off, less the one of the four whose TLB the microbench's refill passes had grown (it hit, at about the grown mix's cost, while three walked; seen sweeper by sweeper in docs/data/testbed-sweep-mix.md) [601.7-674.4 ns]. The figure this took before, sweep_ns_per_page (163.6, the 24 boots' median), was the rate of eight sweepers of which that same one hit: 3 to 4 times under a walk" },
 	{ P_SWEEP_HIT_NS_PER_PAGE, 26.1, GROWN_MIX "sweep_grown_32_ns_per_page, the 32 MiB sweepers of the private mix (four over 32 MiB, four over 192 MiB, NUMA balancing off) with qemu's TLBs grown by 16 full flushes first, so that a second pass hits [20.9-28.5 ns]; warm_pass_loaded_ns, one sweeper over a warm 32 MiB with the TLB at its boot size, gave 16.2" },
 	{ P_SWEEP_HIT_192_NS_PER_PAGE, 63.3, GROWN_MIX "sweep_grown_192_ns_per_page, the 192 MiB sweepers of the same runs [57.3-72.3 ns]; one sweeper alone over a warm 192 MiB part costs 55.6 in the same boots, so the growth is the part's size, not the sharing" },
 	{ P_WAKE_NS, 222770, "make testbed-microbench, median of 3 boots, 2026-12-04 (docs/data/testbed-microbench.txt): wake_ns, half a pipe ping-pong between two threads on two vCPUs of a node, each asleep in between [131-252 us]" },
