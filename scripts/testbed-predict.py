@@ -162,16 +162,38 @@ def profile(args):
         print('%s=%s\t# %s' % (cost, 'none' if v is None else '%.6g' % v, src))
 
 
+def readable(tlbsim, model):
+    """The parameters `tlbsim list MODEL` says the scenario reads (tlbsim
+    refuses a --set of one it does not)."""
+    text = subprocess.run([tlbsim, 'list', model], check=True, capture_output=True,
+                          text=True).stdout
+    names, listing = set(), False
+    for line in text.splitlines():
+        if line.startswith('parameters'):
+            listing = True
+        elif listing and line.startswith('  '):
+            names.add(line.split()[0])
+    return names
+
+
 def run(args):
     os.makedirs(args.out, exist_ok=True)
-    speed = profile_settings(args.profile_from) if args.profile_from else []
-    speed += speed_settings(args.speed_from) if args.speed_from else []
+    measured = profile_settings(args.profile_from) if args.profile_from else []
+    measured += speed_settings(args.speed_from) if args.speed_from else []
     by_variant = {}
     for scenario, policy in parse_cells(args.cells):
         by_variant.setdefault(scenario, []).append(tlbsim_policy(scenario, policy))
     for scenario, policies in by_variant.items():
         out = os.path.join(args.out, scenario + '.json')
         model, settings = VARIANTS[scenario]
+        # A host's costs where the scenario has them (the split benchmark
+        # reads wake_ns, the NUMA workload the sweeps).
+        names = readable(args.tlbsim, model) if measured else set()
+        speed = [kv for kv in measured if kv.split('=')[0] in names]
+        unread = [kv.split('=')[0] for kv in measured if kv.split('=')[0] not in names]
+        if unread:
+            print('testbed-predict: %s does not read %s: left out' % (model, ', '.join(unread)),
+                  file=sys.stderr)
         cmd = [args.tlbsim, 'compare', model, '--policies', ','.join(dict.fromkeys(policies)),
                '--pairs', str(args.pairs), '--jobs', str(args.jobs), '--no-timing', '--json', out]
         for kv in settings + speed + (args.set or []):

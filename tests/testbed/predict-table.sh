@@ -62,6 +62,11 @@ expect '^host speed over 2 testbed runs: sweep_walk_ns_per_page 450 \[400-500\] 
 # its memory-bound costs (a stand-in tlbsim keeps its arguments).
 cat >"$tmp/fake-tlbsim" <<'SH'
 #!/bin/sh
+if [ "$1" = list ]; then
+	printf 'policies:\n  always  x\n\nparameters (--set key=value):\n  name  kind  default\n'
+	for p in sweep_ns_per_page sweep_hit_ns_per_page scale; do echo "  $p  cost  1"; done
+	exit 0
+fi
 echo "$*" >>"$FAKE_ARGS"
 while [ $# -gt 1 ]; do [ "$1" = --json ] && echo '[]' >"$2"; shift; done
 SH

@@ -48,17 +48,27 @@ echo "$out" | grep -q '^host_cpus' && bad "no host line must leave host_cpus alo
 # and the user's --set (the later wins).
 cat >"$tmp/fake-tlbsim" <<'SH'
 #!/bin/sh
+if [ "$1" = list ]; then
+	printf 'policies:\n  always  x\n\nparameters (--set key=value):\n  name  kind  default\n'
+	for p in ipi_first_ns ipi_socket_ns fault_ns migrate_copy_ns pte_update_ns tlb_miss_ns sweep_ns_per_page sweep_hit_ns_per_page sweep_hit_192_ns_per_page host_slice_ns host_cpus scale; do echo "  $p  cost  1"; done
+	exit 0
+fi
 echo "$*" >>"$FAKE_ARGS"
 while [ $# -gt 1 ]; do [ "$1" = --json ] && echo '[]' >"$2"; shift; done
 SH
 chmod +x "$tmp/fake-tlbsim"
 printf '{"scenario": "numa-private", "policy": "always", "status": "ok", "host": {"speed": {"sweep_walk_ns_per_page": 400}}, "metrics": {}}\n' >"$tmp/rec.jsonl"
 FAKE_ARGS=$tmp/args $predict run --tlbsim "$tmp/fake-tlbsim" --out "$tmp/p" --cells numa-private:always \
-	--profile-from "$tmp/micro.txt" --speed-from "$tmp/rec.jsonl" --set scale=2 2>/dev/null \
+	--profile-from "$tmp/micro.txt" --speed-from "$tmp/rec.jsonl" --set scale=2 2>"$tmp/err" \
 	|| bad "run --profile-from exited non-zero"
 out=$(cat "$tmp/args" 2>/dev/null)
-expect ' --set ipi_first_ns=7000 .* --set sweep_ns_per_page=160 .* --set host_slice_ns=5.84937e+06 --set sweep_ns_per_page=400 --set scale=2$' \
+expect ' --set ipi_first_ns=7000 .* --set sweep_ns_per_page=160 .* --set sweep_hit_192_ns_per_page=70 --set host_slice_ns=5.84937e+06 --set sweep_ns_per_page=400 --set scale=2$' \
 	"--profile-from's costs, then --speed-from's, then --set"
+# The stand-in's testbed lists no wake_ns (the real one does not read it).
+echo "$out" | grep -q wake_ns && bad "a cost the scenario does not read must be left out: $out" \
+	|| ok "a cost the scenario does not read is left out"
+out=$(cat "$tmp/err")
+expect '^testbed-predict: testbed does not read wake_ns: left out$' "and the run says so"
 
 # Boots from before sweep_walk_ns_per_page: their sweep_ns_per_page had
 # one sweeper hitting, so the walk comes from the mix, less that one; a
