@@ -189,14 +189,14 @@ def run(args):
         # A host's costs where the scenario has them (the split benchmark
         # reads wake_ns, the NUMA workload the sweeps).
         names = readable(args.tlbsim, model) if measured else set()
-        speed = [kv for kv in measured if kv.split('=')[0] in names]
-        unread = [kv.split('=')[0] for kv in measured if kv.split('=')[0] not in names]
+        costs = [kv for kv in measured if kv.partition('=')[0] in names]
+        unread = [kv.partition('=')[0] for kv in measured if kv not in costs]
         if unread:
             print('testbed-predict: %s does not read %s: left out' % (model, ', '.join(unread)),
                   file=sys.stderr)
         cmd = [args.tlbsim, 'compare', model, '--policies', ','.join(dict.fromkeys(policies)),
                '--pairs', str(args.pairs), '--jobs', str(args.jobs), '--no-timing', '--json', out]
-        for kv in settings + speed + (args.set or []):
+        for kv in settings + costs + (args.set or []):
             cmd += ['--set', kv]
         print('testbed-predict: ' + ' '.join(cmd), file=sys.stderr)
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)

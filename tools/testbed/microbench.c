@@ -408,18 +408,11 @@ static void load_stop(const pid_t *pids, int nr)
 	}
 }
 
-/*
- * mprotect() of more present pages than x86's single-page flush ceiling
- * (33) ends in a flush of the whole TLB of every CPU the mm runs on
- * (flush_tlb_mm_range()), which is where qemu resizes a vCPU's TLB.
- */
-#define FLUSH_PAGES 64
-
 /* When the sweeps of sweep_parts() meet full flushes. */
 struct flush_plan {
 	unsigned int grow;     /* flushes before counting, 100 ms apart */
 	unsigned int every_ms; /* and one each this often while counted; 0: none */
-	unsigned int pages;    /* pages each of those changes: FLUSH_PAGES for a
+	unsigned int pages;    /* pages each of those changes: TB_FLUSH_PAGES for a
 				* full flush, at most 33 for a ranged one */
 };
 
@@ -430,15 +423,8 @@ struct flush_seen {
 };
 
 /* The TLBs grown by full flushes, none while counted. */
-static const struct flush_plan grown = { 16, 0, FLUSH_PAGES };
+static const struct flush_plan grown = { 16, 0, TB_FLUSH_PAGES };
 
-/* Two flushes of every CPU running @spare's mm, each of @pages pages:
- * full ones for FLUSH_PAGES. */
-static void flush_mm(char *spare, unsigned int pages)
-{
-	mprotect(spare, pages * TB_PAGE_SIZE, PROT_READ);
-	mprotect(spare, pages * TB_PAGE_SIZE, PROT_READ | PROT_WRITE);
-}
 
 struct sweeper {
 	int cpu;
@@ -481,7 +467,7 @@ static int sweep_parts(const int *cpus, const size_t *len, int nr,
 	struct sweeper w[MAX_SPINNERS + 1];
 	pthread_t tid[MAX_SPINNERS + 1];
 	unsigned long before[MAX_SPINNERS + 1];
-	size_t total = FLUSH_PAGES * TB_PAGE_SIZE, at = total;
+	size_t total = TB_FLUSH_PAGES * TB_PAGE_SIZE, at = total;
 	unsigned int flushes = 0, counted = 0;
 	double t0, elapsed;
 	long irq0;
@@ -497,7 +483,7 @@ static int sweep_parts(const int *cpus, const size_t *len, int nr,
 	if (region == MAP_FAILED)
 		return -1;
 	madvise(region, total, MADV_NOHUGEPAGE); /* 4 KiB, as mode=private */
-	memset(region, 1, at); /* the spare pages flush_mm() changes: present */
+	memset(region, 1, at); /* the spare pages tb_flush_mm() changes: present */
 	tb_write_file("/proc/sys/kernel/numa_balancing", "0");
 	sweep_stop = 0;
 	for (i = 0; i < nr; i++) {
@@ -516,7 +502,7 @@ static int sweep_parts(const int *cpus, const size_t *len, int nr,
 	tb_sleep_ms(1000);
 	irq0 = tlb_irqs();
 	for (unsigned int f = 0; plan && f < plan->grow; f++, flushes += 2) {
-		flush_mm(region, FLUSH_PAGES);
+		tb_flush_mm(region, TB_FLUSH_PAGES);
 		tb_sleep_ms(100);
 	}
 	for (i = 0; i < nr; i++)
@@ -525,7 +511,7 @@ static int sweep_parts(const int *cpus, const size_t *len, int nr,
 	if (plan && plan->every_ms) {
 		for (; counted < SWEEP_SECONDS * 1000 / plan->every_ms; counted++, flushes += 2) {
 			tb_sleep_ms(plan->every_ms);
-			flush_mm(region, plan->pages);
+			tb_flush_mm(region, plan->pages);
 		}
 	} else {
 		tb_sleep_ms(SWEEP_SECONDS * 1000);
@@ -793,7 +779,7 @@ int main(int argc, char **argv)
 	double refill_l, warm_l, refill_192_l, warm_192_l, wake, sweep_32, sweep_192;
 	double grown_32, grown_192, flushed_32, flushed_192, pinged_32, pinged_192;
 	struct flush_seen grown_seen = { -1, -1 }, flushed_seen = grown_seen, pinged_seen = grown_seen;
-	const struct flush_plan flushed = { 16, 10, FLUSH_PAGES };
+	const struct flush_plan flushed = { 16, 10, TB_FLUSH_PAGES };
 	const struct flush_plan pinged = { 16, 10, 1 };
 	struct split_round split_b = { -1, -1, -1, -1, -1 }, split_p = split_b;
 	char thp[16], policy[16];

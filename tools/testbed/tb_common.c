@@ -144,33 +144,35 @@ int tb_write_file(const char *path, const char *val)
  */
 #define SHRINK_ROUNDS 4
 #define SHRINK_QUIET_MS 150
-/* More present pages than x86's single-page flush ceiling (33): an
- * mprotect() of them flushes the whole TLB. */
-#define SHRINK_PAGES 64
 
 static char *shrink_spare;
 
+void tb_flush_mm(char *spare, unsigned int pages)
+{
+	mprotect(spare, pages * TB_PAGE_SIZE, PROT_READ);
+	mprotect(spare, pages * TB_PAGE_SIZE, PROT_READ | PROT_WRITE);
+}
+
 static void *shrink_main(void *arg)
 {
-	size_t len = SHRINK_PAGES * TB_PAGE_SIZE;
-
 	tb_pin_to_cpu((int)(long)arg);
 	for (int r = 0; r < SHRINK_ROUNDS; r++) {
 		tb_sleep_ms(SHRINK_QUIET_MS);
-		mprotect(shrink_spare, len, PROT_READ);
-		mprotect(shrink_spare, len, PROT_READ | PROT_WRITE);
+		tb_flush_mm(shrink_spare, TB_FLUSH_PAGES);
 	}
 	return NULL;
 }
 
 int tb_tlb_shrink(const int *cpus, int nr)
 {
-	size_t len = SHRINK_PAGES * TB_PAGE_SIZE;
+	size_t len = TB_FLUSH_PAGES * TB_PAGE_SIZE;
 	pthread_t tid[CPU_SETSIZE];
 	int i, err = 0;
 
+	if (nr > CPU_SETSIZE)
+		return -1;
 	shrink_spare = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (shrink_spare == MAP_FAILED || nr > CPU_SETSIZE)
+	if (shrink_spare == MAP_FAILED)
 		return -1;
 	memset(shrink_spare, 1, len); /* present, so that mprotect() flushes */
 	for (i = 0; i < nr; i++)

@@ -38,6 +38,17 @@ void tb_sleep_ms(unsigned int ms);
 int tb_write_file(const char *path, const char *val);
 
 /*
+ * mprotect() of more present pages than x86's single-page flush ceiling
+ * (33) ends in a flush of the whole TLB of every CPU the mm runs on
+ * (flush_tlb_mm_range()), which is where qemu resizes a vCPU's TLB.
+ */
+#define TB_FLUSH_PAGES 64
+
+/* Two flushes of every CPU running @spare's mm, each of @pages present
+ * pages: full ones for TB_FLUSH_PAGES. */
+void tb_flush_mm(char *spare, unsigned int pages);
+
+/*
  * Bring qemu's software TLB of each of the @nr vCPUs @cpus back to about
  * its boot size, however far full flushes grew it before (about 0.6 s).
  * Returns 0, or -1 if the threads or their page cannot be had.
