@@ -9,69 +9,16 @@
 #include "sim.h"
 #include "paths.h"
 #include "suite_runner.h"
+#include "tiny_machine.h"
 
-#define NR_CPUS 4
-#define NR_PAGES 1024
+#define NR_CPUS TINY_CPUS
+#define NR_PAGES TINY_PAGES
 
+/* tiny_machine.h's machine, on hardware. */
 static struct sim *tiny(enum backend_kind be, enum unsafe_mode unsafe,
 			enum tlbp_hint_policy hint_policy)
 {
-	struct sim *s = calloc(1, sizeof(*s));
-	struct object *o;
-	struct mm *mm;
-	unsigned int c;
-
-	ck_assert_ptr_nonnull(s);
-	params_defaults(&s->p);
-	s->p.v[P_BACKEND] = be;
-	s->flush_ops = backend_ops(be);
-	s->unsafe = unsafe;
-	s->policy.migrate = TLBP_MIGRATE_BATCH_ALWAYS;
-	s->policy.hint = hint_policy;
-	s->end_ns = UINT64_MAX / 2;
-	rng_seed(&s->rng, 1);
-	rng_seed(&s->host_rng, 2);
-	ck_assert_int_eq(sim_machine_init(s, NR_CPUS, 2), 0);
-	s->obj = calloc(1, sizeof(*s->obj));
-	s->mm = calloc(1, sizeof(*s->mm));
-	s->thread = calloc(NR_CPUS, sizeof(*s->thread));
-	o = sim_object_new(s, NR_PAGES, 0);
-	ck_assert_ptr_nonnull(o);
-	mm = sim_mm_new(s, o);
-	ck_assert_ptr_nonnull(mm);
-	for (c = 0; c < NR_CPUS; c++) {
-		s->thread[c].cpu = c;
-		s->thread[c].mm = mm;
-		s->thread[c].slice_pages = NR_PAGES;
-		sim_mm_add_cpu(s, mm, c);
-	}
-	s->nr_threads = NR_CPUS;
-	mm->nr_threads = NR_CPUS;
-	return s;
-}
-
-static void destroy(struct sim *s)
-{
-	sim_free(s);
-	free(s);
-}
-
-/* As the model sees it: the CPU caught up with machine-wide flushes. */
-static bool cached(struct sim *s, unsigned int cpu, uint64_t vpn)
-{
-	sim_cpu_sync(s, &s->cpu[cpu]);
-	return tlb_lookup(&s->cpu[cpu].tlb, tlb_key(s->mm[0].id, vpn), NULL);
-}
-
-static void cache_everywhere(struct sim *s, uint64_t vpn)
-{
-	unsigned int c;
-
-	for (c = 0; c < NR_CPUS; c++) {
-		sim_cpu_sync(s, &s->cpu[c]);
-		tlb_insert(&s->cpu[c].tlb, tlb_key(s->mm[0].id, vpn),
-			   s->obj[0].page[vpn].frame_gen);
-	}
+	return tiny_machine(be, unsafe, hint_policy, 0);
 }
 
 START_TEST(test_backend_x86_ranged_flush_ipis_the_set)
@@ -83,12 +30,12 @@ START_TEST(test_backend_x86_ranged_flush_ipis_the_set)
 	};
 	unsigned int c;
 
-	cache_everywhere(s, 5);
-	cache_everywhere(s, 6);
+	tiny_cache_everywhere(s, 5);
+	tiny_cache_everywhere(s, 6);
 	ck_assert_int_eq(s->flush_ops->flush(&s->cpu[0].flush_ctx, &req), 0);
 	for (c = 0; c < NR_CPUS; c++) {
-		ck_assert(!cached(s, c, 5));
-		ck_assert(cached(s, c, 6));
+		ck_assert(!tiny_cached(s, c, 5));
+		ck_assert(tiny_cached(s, c, 6));
 	}
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, NR_CPUS - 1);
 	ck_assert_uint_eq(s->st.ranged_flushes, 1);
@@ -97,7 +44,7 @@ START_TEST(test_backend_x86_ranged_flush_ipis_the_set)
 	ck_assert_uint_gt(s->cpu[3].acct.irq_ns, 0);
 	/* Two nodes: the wait includes the cross-socket cost. */
 	ck_assert_uint_ge(s->cpu[0].acct.wait_ns, (uint64_t)s->p.v[P_IPI_SOCKET_NS]);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -128,7 +75,7 @@ static double flush_wait(double host_cpus, unsigned int lazy_cpu, uint64_t *max)
 		if (s->cpu[0].acct.wait_ns - before > *max)
 			*max = s->cpu[0].acct.wait_ns - before;
 	}
-	destroy(s);
+	tiny_destroy(s);
 	return (double)sum / FLUSHES;
 }
 
@@ -174,15 +121,15 @@ START_TEST(test_backend_x86_skips_lazy_cpus)
 	};
 	uint64_t local;
 
-	cache_everywhere(s, 5);
-	cache_everywhere(s, 7);
+	tiny_cache_everywhere(s, 5);
+	tiny_cache_everywhere(s, 7);
 	sim_cpu_enter_lazy(s, 2);
 	ck_assert_uint_eq(s->nr_lazy, 1);
 	ck_assert_int_eq(s->flush_ops->flush(&s->cpu[0].flush_ctx, &req), 0);
 	ck_assert_uint_eq(s->st.tlb_irqs_received, NR_CPUS - 2);
 	ck_assert_uint_eq(s->cpu[2].acct.irq_ns, 0);
 	ck_assert(s->cpu[2].lazy_owes_flush);
-	ck_assert(!cached(s, 2, 5));
+	ck_assert(!tiny_cached(s, 2, 5));
 	ck_assert(tlbp_cpuset_test(&s->mm[0].cpus, 2));
 	/* Back from idle behind the mm: a full flush of its own. */
 	local = s->st.local_flushes;
@@ -190,14 +137,14 @@ START_TEST(test_backend_x86_skips_lazy_cpus)
 	ck_assert(!s->cpu[2].lazy && !s->cpu[2].lazy_owes_flush);
 	ck_assert_uint_eq(s->nr_lazy, 0);
 	ck_assert_uint_eq(s->st.local_flushes, local + 1);
-	ck_assert(!cached(s, 2, 7));
-	ck_assert(cached(s, 1, 7));
+	ck_assert(!tiny_cached(s, 2, 7));
+	ck_assert(tiny_cached(s, 1, 7));
 	/* Nothing skipped it: coming back costs nothing. */
 	sim_cpu_enter_lazy(s, 3);
 	sim_cpu_exit_lazy(s, 3, &s->mm[0]);
 	ck_assert_uint_eq(s->st.local_flushes, local + 1);
-	ck_assert(cached(s, 3, 7));
-	destroy(s);
+	ck_assert(tiny_cached(s, 3, 7));
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -209,7 +156,7 @@ START_TEST(test_backend_x86_freed_tables_reach_lazy_cpus)
 		.end = TLBP_FLUSH_ALL, .full = true,
 	};
 
-	cache_everywhere(s, 5);
+	tiny_cache_everywhere(s, 5);
 	sim_cpu_enter_lazy(s, 1);
 	sim_cpu_enter_lazy(s, 3);
 	/* Every CPU in the set, but lazy ones: not the whole-machine path. */
@@ -232,7 +179,7 @@ START_TEST(test_backend_x86_freed_tables_reach_lazy_cpus)
 	sim_cpu_exit_lazy(s, 1, &s->mm[0]);
 	ck_assert(tlbp_cpuset_test(&s->mm[0].cpus, 1));
 	ck_assert(!s->cpu[1].lazy_owes_flush);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -246,14 +193,14 @@ START_TEST(test_backend_x86_full_flush_charges_refill)
 	uint64_t v;
 
 	for (v = 0; v < 100; v++)
-		cache_everywhere(s, v);
+		tiny_cache_everywhere(s, v);
 	ck_assert_int_eq(s->flush_ops->flush(&s->cpu[1].flush_ctx, &req), 0);
-	ck_assert(!cached(s, 2, 50));
+	ck_assert(!tiny_cached(s, 2, 50));
 	ck_assert_uint_eq(s->cpu[2].acct.refill_ns,
 			  (uint64_t)(100 * s->p.v[P_TLB_MISS_NS]));
 	ck_assert_uint_eq(s->st.full_flushes, 1);
 	ck_assert_uint_eq(s->st.local_flushes, 1);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -270,12 +217,12 @@ START_TEST(test_backend_full_flush_under_a_sweep_charges_no_refill)
 
 	s->p.v[P_PATTERN] = PATTERN_SWEEP;
 	for (v = 0; v < 100; v++)
-		cache_everywhere(s, v);
+		tiny_cache_everywhere(s, v);
 	ck_assert_int_eq(s->flush_ops->flush(&s->cpu[1].flush_ctx, &req), 0);
-	ck_assert(!cached(s, 2, 50));
+	ck_assert(!tiny_cached(s, 2, 50));
 	ck_assert_uint_eq(s->cpu[2].acct.refill_ns, 0);
 	ck_assert_uint_eq(s->st.full_flushes, 1);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -291,12 +238,12 @@ START_TEST(test_backend_x86_only_targets_in_set)
 
 	tlbp_cpuset_init(&only, bits, sizeof(bits), NR_CPUS);
 	tlbp_cpuset_set(&only, 2);
-	cache_everywhere(s, 5);
+	tiny_cache_everywhere(s, 5);
 	s->flush_ops->flush(&s->cpu[0].flush_ctx, &req);
-	ck_assert(cached(s, 1, 5));
-	ck_assert(!cached(s, 2, 5));
+	ck_assert(tiny_cached(s, 1, 5));
+	ck_assert(!tiny_cached(s, 2, 5));
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, 1);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -312,10 +259,10 @@ START_TEST(test_backend_arm64_broadcast_reaches_all)
 	unsigned int c;
 
 	tlbp_cpuset_init(&none, bits, sizeof(bits), NR_CPUS);
-	cache_everywhere(s, 5);
+	tiny_cache_everywhere(s, 5);
 	s->flush_ops->flush(&s->cpu[0].flush_ctx, &req);
 	for (c = 0; c < NR_CPUS; c++)
-		ck_assert(!cached(s, c, 5));
+		ck_assert(!tiny_cached(s, c, 5));
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, 0);
 	/* Nothing issued before: one TLBI of its own, then the DSB. */
 	ck_assert_uint_eq(s->cpu[0].acct.wait_ns,
@@ -328,7 +275,7 @@ START_TEST(test_backend_arm64_broadcast_reaches_all)
 	s->flush_ops->flush(&s->cpu[0].flush_ctx, &req);
 	ck_assert_uint_eq(s->cpu[0].acct.wait_ns,
 			  (uint64_t)(s->p.v[P_DSB_NS] + 8 * s->p.v[P_DVM_TLBI_NS]));
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -351,9 +298,9 @@ START_TEST(test_backend_invlpgb_mm_goes_global_after_ipi_flush)
 	ck_assert_uint_eq(s->st.invlpgb_flushes, 0);
 	ck_assert(s->mm[0].global_asid);
 
-	cache_everywhere(s, 5);
-	cache_everywhere(s, 14);
-	cache_everywhere(s, 15);
+	tiny_cache_everywhere(s, 5);
+	tiny_cache_everywhere(s, 14);
+	tiny_cache_everywhere(s, 15);
 	irq3 = s->cpu[3].acct.irq_ns;
 	kernel0 = s->cpu[0].acct.kernel_ns;
 	wait0 = s->cpu[0].acct.wait_ns;
@@ -361,9 +308,9 @@ START_TEST(test_backend_invlpgb_mm_goes_global_after_ipi_flush)
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, NR_CPUS - 1);
 	ck_assert_uint_eq(s->st.invlpgb_flushes, 1);
 	for (c = 0; c < NR_CPUS; c++) {
-		ck_assert(!cached(s, c, 5));
-		ck_assert(!cached(s, c, 14));
-		ck_assert(cached(s, c, 15));
+		ck_assert(!tiny_cached(s, c, 5));
+		ck_assert(!tiny_cached(s, c, 14));
+		ck_assert(tiny_cached(s, c, 15));
 	}
 	ck_assert_uint_eq(s->cpu[3].acct.irq_ns, irq3);
 	/* 10 pages, 8 per INVLPGB: two of them. */
@@ -371,7 +318,7 @@ START_TEST(test_backend_invlpgb_mm_goes_global_after_ipi_flush)
 			  (uint64_t)(2 * s->p.v[P_INVLPGB_NS]));
 	ck_assert_uint_eq(s->cpu[0].acct.wait_ns - wait0,
 			  (uint64_t)s->p.v[P_TLBSYNC_NS]);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -391,7 +338,7 @@ START_TEST(test_backend_invlpgb_small_mm_stays_on_ipis)
 	ck_assert(!s->mm[0].global_asid);
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, 3 * 2);
 	ck_assert_uint_eq(s->st.invlpgb_flushes, 0);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -410,12 +357,12 @@ START_TEST(test_backend_invlpgb_batch_drops_every_cpus_entries)
 
 	tlbp_cpuset_init(&only, bits, sizeof(bits), NR_CPUS);
 	tlbp_cpuset_set(&only, 2);
-	cache_everywhere(s, 5);
-	cache_everywhere(s, 40);
+	tiny_cache_everywhere(s, 5);
+	tiny_cache_everywhere(s, 40);
 	ck_assert_int_eq(s->flush_ops->flush(&s->cpu[1].flush_ctx, &req), 0);
 	for (c = 0; c < NR_CPUS; c++) {
-		ck_assert(!cached(s, c, 5));
-		ck_assert(!cached(s, c, 40));
+		ck_assert(!tiny_cached(s, c, 5));
+		ck_assert(!tiny_cached(s, c, 40));
 		ck_assert_uint_eq(s->cpu[c].acct.irq_ns, 0);
 	}
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, 0);
@@ -424,7 +371,7 @@ START_TEST(test_backend_invlpgb_batch_drops_every_cpus_entries)
 	/* Each CPU refills what it lost: two entries. */
 	ck_assert_uint_eq(s->cpu[3].acct.refill_ns,
 			  (uint64_t)(2 * s->p.v[P_TLB_MISS_NS]));
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -434,13 +381,13 @@ START_TEST(test_backend_flush_mm_drains_everything)
 	struct sim *s = tiny(be, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
 	bool flushed;
 
-	cache_everywhere(s, 7);
+	tiny_cache_everywhere(s, 7);
 	tlbp_mm_mark_batched_pending(&s->mm[0].flush);
 	ck_assert_int_eq(tlbp_mm_flush_batched_pending(&s->mm[0].flush, &flushed), 0);
 	ck_assert(flushed);
-	ck_assert(!cached(s, 3, 7));
+	ck_assert(!tiny_cached(s, 3, 7));
 	ck_assert_uint_eq(s->st.batched_pending_drains, 1);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -458,7 +405,7 @@ START_TEST(test_backend_x86_whole_machine_flushes_catch_up)
 	uint64_t v;
 
 	for (v = 0; v < 100; v++)
-		cache_everywhere(s, v);
+		tiny_cache_everywhere(s, v);
 	ck_assert_int_eq(s->flush_ops->flush(&s->cpu[1].flush_ctx, &req), 0);
 	/* CPU 2 runs in between and caches ten pages again; CPU 3 does not. */
 	for (v = 0; v < 10; v++) {
@@ -476,8 +423,8 @@ START_TEST(test_backend_x86_whole_machine_flushes_catch_up)
 	ck_assert_uint_eq(s->cpu[1].acct.irq_ns, 0); /* the issuer's own are local */
 	ck_assert_uint_eq(s->st.local_flushes, 2);
 	ck_assert_uint_eq(s->st.tlb_irqs_received, 2 * (NR_CPUS - 1));
-	ck_assert(!cached(s, 2, 5));
-	destroy(s);
+	ck_assert(!tiny_cached(s, 2, 5));
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -500,7 +447,7 @@ START_TEST(test_backend_shared_ctx_issues_from_this_cpu)
 	ck_assert_uint_eq(s->cpu[2].acct.irq_ns, 0);
 	ck_assert_uint_eq(s->cpu[0].acct.wait_ns, 0);
 	ck_assert_uint_gt(s->cpu[0].acct.irq_ns, 0);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -519,7 +466,7 @@ START_TEST(test_aspace_folios_and_bytes_per_page)
 	ck_assert_ptr_null(o->pte_more);
 	/* A private mapping: folio state and its one PTE in 8 bytes a page. */
 	ck_assert_uint_eq(aspace_bytes(s), 8 * NR_PAGES);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -560,7 +507,7 @@ START_TEST(test_aspace_shared_object_ptes)
 	/* 8 bytes, plus a PTE byte for each further slot: within 16. */
 	ck_assert_uint_eq(aspace_bytes(s), (8 + MAX_MAPPERS - 1) * NR_PAGES);
 	ck_assert_uint_le(aspace_bytes(s) / NR_PAGES, 16);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -593,7 +540,7 @@ START_TEST(test_scan_pending_lasts_through_the_final_flush)
 	ck_assert_uint_eq(mm->nr_calls, 0);
 	ck_assert(!tlbp_mm_flush_pending(&mm->flush));
 	ck_assert_uint_eq(s->st.hint_ptes_updated, NR_PAGES);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -611,7 +558,7 @@ START_TEST(test_scan_end_during_the_final_flush_drops_pending)
 	sim_scan_end(s);
 	ck_assert_uint_eq(mm->nr_calls, 0);
 	ck_assert(!tlbp_mm_flush_pending(&mm->flush));
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -660,7 +607,7 @@ START_TEST(test_scan_calls_overlap_over_a_walk)
 	ck_assert_uint_eq(s->st.scanner_flush_mm_calls, 4);
 	ck_assert_uint_eq(s->st.scan_calls, 2);
 	ck_assert(!tlbp_mm_flush_pending(&mm->flush));
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -697,7 +644,7 @@ START_TEST(test_scan_period_backs_off_on_remote_private_faults)
 	mm->next_scan_ns = 7;
 	sim_scan_seq_done(s, mm);
 	ck_assert_uint_eq(mm->next_scan_ns, 7);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -727,7 +674,7 @@ START_TEST(test_scan_task_updates_its_period_at_its_next_fault)
 	*pte_of(mm, 7) = PTE_PROTNONE;
 	sim_hint_fault(s, &s->thread[0], 7);
 	ck_assert_uint_eq(s->st.scan_period_updates, 1);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -758,9 +705,9 @@ START_TEST(test_oracle_safe_migration_flushes_pending_gather)
 	struct sim *s = race(UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
 
 	ck_assert_uint_eq(s->st.violations, 0);
-	ck_assert(!cached(s, 1, 5));
+	ck_assert(!tiny_cached(s, 1, 5));
 	ck_assert_uint_gt(s->st.tlb_ipis_sent, 0);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -769,7 +716,7 @@ START_TEST(test_oracle_catches_never_flush)
 	struct sim *s = race(UNSAFE_NEVER_FLUSH, TLBP_HINT_DEFERRED_MAP);
 
 	ck_assert_uint_ge(s->st.violations, 1);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -778,8 +725,8 @@ START_TEST(test_oracle_catches_ignore_pending)
 	struct sim *s = race(UNSAFE_IGNORE_PENDING, TLBP_HINT_DEFERRED_MAP);
 
 	ck_assert_uint_ge(s->st.violations, 1);
-	ck_assert(cached(s, 1, 5));
-	destroy(s);
+	ck_assert(tiny_cached(s, 1, 5));
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -789,8 +736,8 @@ START_TEST(test_oracle_catches_free_before_flush)
 
 	ck_assert_uint_ge(s->st.violations, 1);
 	/* The late flush did run: the entry is gone, but too late. */
-	ck_assert(!cached(s, 1, 5));
-	destroy(s);
+	ck_assert(!tiny_cached(s, 1, 5));
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -805,7 +752,7 @@ START_TEST(test_oracle_catches_stale_hit)
 	oracle_check_hit(s, 2, &s->mm[0], 9, gen);
 	ck_assert_uint_eq(s->st.violations, 1);
 	ck_assert_str_ne(s->first_violation, "");
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -828,7 +775,7 @@ START_TEST(test_hint_fault_eager_flushes_deferred_does_not)
 		else
 			ck_assert_uint_eq(s->st.tlb_ipis_sent, 0);
 		ck_assert_int_eq(*pte_of(&s->mm[0], 5) & PTE_PRESENT, PTE_PRESENT);
-		destroy(s);
+		tiny_destroy(s);
 	}
 }
 END_TEST
@@ -885,7 +832,7 @@ START_TEST(test_hint_fault_last_node_filter)
 	ck_assert_uint_eq(s->st.migrated_pages, 3);
 	ck_assert_uint_eq(fp->node, 1);
 	ck_assert_uint_eq(s->st.violations, 0);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -918,7 +865,7 @@ START_TEST(test_hint_fault_maps_the_whole_large_folio)
 	ck_assert_int_eq(*pte_of(mm, 33), PTE_PROTNONE);
 	ck_assert_uint_eq(s->st.hint_faults, 2);
 	ck_assert_uint_eq(s->st.violations, 0);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -986,31 +933,31 @@ START_TEST(test_hint_fault_splits_a_partly_mapped_folio)
 	ck_assert_uint_eq(s->st.protnone_batched_unmaps, 0);
 	ck_assert_uint_eq(s->st.protnone_unbatched_unmaps, 0);
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, NR_CPUS - 1);
-	destroy(s);
+	tiny_destroy(s);
 	/* A policy that does not batch NUMA migrations flushes each piece. */
 	s = half_mapped(TLBP_MIGRATE_BATCH_SKIP_NUMA, TLBP_SPLIT_FLUSH_BATCHED, false, false);
 	ck_assert_uint_eq(s->st.protnone_unbatched_unmaps, 0);
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, 8 * (NR_CPUS - 1));
-	destroy(s);
+	tiny_destroy(s);
 	/* Pending: the split queues the PROT_NONE PTEs, whatever the policy. */
 	s = half_mapped(TLBP_MIGRATE_BATCH_SKIP_NUMA, TLBP_SPLIT_FLUSH_BATCHED, true, false);
 	ck_assert_uint_eq(s->st.protnone_batched_unmaps, 8);
 	ck_assert_uint_eq(s->st.protnone_unbatched_unmaps, 0);
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, 9 * (NR_CPUS - 1));
-	destroy(s);
+	tiny_destroy(s);
 	/* Before v6.7 the split cleared and flushed each PTE. */
 	s = half_mapped(TLBP_MIGRATE_BATCH_ALWAYS, TLBP_SPLIT_FLUSH_PER_PTE, true, false);
 	ck_assert_uint_eq(s->st.protnone_batched_unmaps, 0);
 	ck_assert_uint_eq(s->st.protnone_unbatched_unmaps, 8);
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, 9 * (NR_CPUS - 1));
-	destroy(s);
+	tiny_destroy(s);
 	/* x86 defers nothing for an mm live only on this CPU
 	 * (should_defer_flush()): ptep_clear_flush(), counted unbatched. */
 	s = half_mapped(TLBP_MIGRATE_BATCH_ALWAYS, TLBP_SPLIT_FLUSH_BATCHED, true, true);
 	ck_assert_uint_eq(s->st.protnone_batched_unmaps, 0);
 	ck_assert_uint_eq(s->st.protnone_unbatched_unmaps, 8);
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, 0);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -1079,14 +1026,14 @@ START_TEST(test_second_migration_splits_a_migrated_large_folio)
 	struct sim *s = migrated_twice(TLBP_MIGRATE_BATCH_ALWAYS);
 
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, NR_CPUS - 1); /* one batch flush */
-	destroy(s);
+	tiny_destroy(s);
 	s = migrated_twice(TLBP_MIGRATE_BATCH_SKIP_NUMA);
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, 16 * (NR_CPUS - 1)); /* one per piece */
-	destroy(s);
+	tiny_destroy(s);
 	/* A batch of 16 small folios is not a single one: batched. */
 	s = migrated_twice(TLBP_MIGRATE_BATCH_SKIP_SINGLE);
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, NR_CPUS - 1);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -1104,7 +1051,7 @@ START_TEST(test_one_mapped_page_leaves_the_folio_unmarked)
 	ck_assert_uint_eq(s->st.splits, 0);
 	ck_assert_uint_eq(s->st.migrated_pages, 32);
 	ck_assert_uint_eq(s->obj[0].page[40].order, 4);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -1127,7 +1074,7 @@ START_TEST(test_split_refuses_what_it_cannot_split)
 	ck_assert_uint_eq(s->st.splits, 0);
 	ck_assert_uint_eq(s->obj[0].page[16].order, 4);
 	s->obj[0].nr_mappers = 1;
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -1148,7 +1095,7 @@ START_TEST(test_hint_fault_whole_folio_without_split)
 	ck_assert_uint_eq(s->obj[0].page[20].order, 4);
 	ck_assert_uint_eq(s->obj[0].page[28].node, 0);
 	ck_assert_uint_eq(s->st.tlb_ipis_sent, 0);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -1161,11 +1108,11 @@ START_TEST(test_oracle_unbounded_tlb_catches_never_flush)
 	s->p.v[P_TLB_ENTRIES] = 0;
 	ck_assert_int_eq(sim_machine_tlbs_unbounded(s), 0);
 	ck_assert_ptr_nonnull(s->cpu[0].tlb.dense);
-	cache_everywhere(s, 3);
-	ck_assert(cached(s, 1, 3));
+	tiny_cache_everywhere(s, 3);
+	ck_assert(tiny_cached(s, 1, 3));
 	ck_assert_int_eq(sim_migrate_folio(s, 0, &s->mm[0], 3, 1, TLBP_MR_NUMA_MISPLACED), 0);
 	ck_assert_uint_gt(s->st.violations, 0);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -1197,7 +1144,7 @@ START_TEST(test_sweep_stops_at_a_fault)
 	ck_assert_uint_eq(s->st.hint_faults, 2);
 	ck_assert_uint_eq(t->next_vpn, 25 + 16);
 	ck_assert_uint_eq(s->st.violations, 0);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -1246,7 +1193,7 @@ START_TEST(test_moving_thread_switches_at_a_due_sweep_end)
 	ck_assert_uint_eq(t2->cpu, 3);
 	ck_assert_uint_eq(s->st.node_switches, 3);
 	ck_assert(tlbp_cpuset_test(&s->mm[0].cpus, 3));
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -1262,7 +1209,7 @@ START_TEST(test_moving_thread_stays_on_one_node)
 	sim_sweep_done(s, 0);
 	ck_assert_uint_eq(s->thread[0].cpu, 0);
 	ck_assert_uint_eq(s->st.node_switches, 0);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -1284,7 +1231,7 @@ START_TEST(test_sweep_end_is_a_whole_part_written)
 	sim_access(s, 0);
 	ck_assert_uint_eq(t->cpu, 3);
 	ck_assert_uint_eq(t->swept, 0);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -1326,7 +1273,7 @@ START_TEST(test_sweep_pays_a_walk_only_for_missed_pages)
 	sim_access(s, 0);
 	ck_assert_uint_eq(t->useful_ns - before, 16 * 100 + 1);
 	ck_assert_uint_eq(s->st.violations, 0);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
@@ -1353,7 +1300,7 @@ START_TEST(test_sweep_hit_cost_follows_part_size)
 	/* Cheaper in a big part is allowed too: the line just falls. */
 	s->p.v[P_SWEEP_HIT_192_NS_PER_PAGE] = 10;
 	ck_assert_double_eq(sim_sweep_hit_ns(s, 112 * mib), 15);
-	destroy(s);
+	tiny_destroy(s);
 }
 END_TEST
 
