@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stddef.h>
 #include "backend.h"
+#include "flush_turn.h"
 #include "host_sched.h"
 
 unsigned int backend_issuer(const struct flush_ctx *ctx)
@@ -88,16 +89,17 @@ static double holdoff_wait_ns(struct sim *s, unsigned int nr_targets)
 /*
  * Sending to @nr_targets CPUs and hearing back from the last, its handler
  * aside: serial sends on hardware; on a host with fewer cores than the
- * @running vCPUs, the wait for the targets' threads to run, drawn (host_sched.c)
- * when they cannot all run beside the sender; when they can, the whole
- * round trip stretches by host_corun_factor() instead.
+ * @running vCPUs, the wait for the targets' threads to run: @turns, the
+ * last of the targets' turns (flush_turn.c), or drawn for the flush alone
+ * (host_sched.c) when @turns < 0; when they all run beside the sender,
+ * the whole round trip stretches by host_corun_factor() instead.
  */
 static double ipi_round_trip_ns(struct sim *s, unsigned int nr_targets,
-				unsigned int running)
+				unsigned int running, double turns)
 {
-	double extra = host_overcommitted(s, running) ?
-		       host_rotation_wait_draw_ns(s, nr_targets, running) :
-		       (nr_targets - 1) * s->p.v[P_IPI_EXTRA_NS];
+	double extra = !host_overcommitted(s, running) ?
+		       (nr_targets - 1) * s->p.v[P_IPI_EXTRA_NS] :
+		       turns >= 0 ? turns : host_rotation_wait_draw_ns(s, nr_targets, running);
 
 	return s->p.v[P_IPI_FIRST_NS] + extra;
 }
@@ -109,9 +111,10 @@ static double ipi_round_trip_ns(struct sim *s, unsigned int nr_targets,
  * stretched when the host shares its cores.
  */
 static double x86_flush_wait_ns(struct sim *s, unsigned int nr_targets,
-				unsigned int running, bool remote_socket, double each)
+				unsigned int running, bool remote_socket, double each,
+				double turns)
 {
-	double wait = ipi_round_trip_ns(s, nr_targets, running) +
+	double wait = ipi_round_trip_ns(s, nr_targets, running, turns) +
 		      (remote_socket ? s->p.v[P_IPI_SOCKET_NS] : 0) +
 		      s->p.v[P_IPI_HANDLER_NS] + each + holdoff_wait_ns(s, nr_targets);
 
@@ -140,8 +143,9 @@ bool backend_whole_machine(const struct sim *s, const struct tlbp_flush_req *req
 {
 	unsigned int cpu = tlbp_cpuset_next(req->cpus, 0), n = 0;
 
-	/* A lazy CPU may be skipped or leave its mm: flush CPU by CPU. */
-	if (!req->full || cpu != 0 || s->nr_lazy || s->waiters)
+	/* A lazy CPU may be skipped or leave its mm, one waiting for its
+	 * turn may be caught up already: flush CPU by CPU. */
+	if (!req->full || cpu != 0 || s->nr_lazy || s->waiters || s->turns.on)
 		return false;
 	/* A set is whole when no CPU is missing from it. */
 	for (; cpu < s->nr_cpus; cpu = tlbp_cpuset_next(req->cpus, cpu + 1), n++)
@@ -173,7 +177,7 @@ static int x86_flush_all_cpus(struct sim *s, unsigned int self, double each)
 	me->all_irq_ns_seen = s->all_flushes.irq_ns;
 	if (!nr_targets)
 		return 0;
-	wait = x86_flush_wait_ns(s, nr_targets, sim_running_vcpus(s), remote_socket, each);
+	wait = x86_flush_wait_ns(s, nr_targets, sim_running_vcpus(s), remote_socket, each, -1);
 	me->acct.wait_ns += (uint64_t)wait;
 	s->st.tlb_ipis_sent += nr_targets;
 	s->st.tlb_irqs_received += nr_targets;
@@ -196,22 +200,65 @@ static bool x86_lazy_target(struct sim *s, unsigned int cpu,
 	return false;
 }
 
+/*
+ * The flush's targets whose threads the host must run (flush_turn.c): a
+ * turn drawn for each busy one that had none pending, with the chance and
+ * the rotation of host_sched.c; the sender waits for the last turn, a
+ * pending one included (@pending_ns, the longest).
+ */
+static double x86_target_turns(struct sim *s, const struct tlbp_flush_req *req,
+			       unsigned int nr_targets, unsigned int running, double pending_ns)
+{
+	double p_off, rotation, last = pending_ns;
+	unsigned int i;
+
+	if (!host_rotation(s, nr_targets, running, &p_off, &rotation))
+		return last;
+	for (i = 0; i < s->turns.nr_to_draw; i++) {
+		double w = flush_turn_draw(s, s->turns.to_draw[i], p_off, rotation, req->full);
+
+		if (w > last)
+			last = w;
+	}
+	return last;
+}
+
 int backend_x86_flush(void *ctx, const struct tlbp_flush_req *req)
 {
 	struct sim *s = ((struct flush_ctx *)ctx)->s;
 	unsigned int self = backend_issuer(ctx), cpu, nr_targets = 0, asleep = 0, running;
-	double each = flush_cost_ns(s, req), wait;
+	double each = flush_cost_ns(s, req), wait, turns = -1;
 	bool remote_socket = false;
 
 	backend_count_kind(s, req);
 	if (backend_whole_machine(s, req))
 		return x86_flush_all_cpus(s, self, each);
+	if (s->turns.on) {
+		flush_turn_running(s, self);
+		s->turns.nr_to_draw = 0;
+		turns = 0;
+	}
 	for (cpu = tlbp_cpuset_next(req->cpus, 0); cpu < s->nr_cpus;
 	     cpu = tlbp_cpuset_next(req->cpus, cpu + 1)) {
 		struct acct *a = &s->cpu[cpu].acct;
-		uint32_t dropped = backend_invalidate(s, cpu, req);
+		bool lazy = cpu != self && sim_cpu_lazy_for_flush(s, cpu, self);
+		uint32_t dropped;
 
-		if (cpu != self && sim_cpu_lazy_for_flush(s, cpu, self)) {
+		if (!lazy && cpu != self && flush_turn_pending(s, cpu)) {
+			/* Queued behind a flush not yet handled: caught up by it. */
+			double left = flush_turn_left_ns(s, cpu);
+
+			flush_turn_absorb(s, cpu);
+			a->irq_ns += (uint64_t)s->p.v[P_IPI_HANDLER_NS];
+			remote_socket |= s->cpu[cpu].node != s->cpu[self].node;
+			nr_targets++;
+			turns = left > turns ? left : turns;
+			continue;
+		}
+		dropped = backend_invalidate(s, cpu, req);
+		if (req->full && s->turns.on)
+			flush_turn_flushed(s, cpu);
+		if (lazy) {
 			/* Asleep by the time the flush is sent, though not
 			 * lazy yet: its thread no longer needs the host. */
 			asleep += !s->cpu[cpu].lazy;
@@ -228,12 +275,16 @@ int backend_x86_flush(void *ctx, const struct tlbp_flush_req *req)
 		a->irq_ns += (uint64_t)(s->p.v[P_IPI_HANDLER_NS] + each);
 		remote_socket |= s->cpu[cpu].node != s->cpu[self].node;
 		nr_targets++;
+		if (s->turns.on && !lazy)
+			s->turns.to_draw[s->turns.nr_to_draw++] = cpu;
 	}
 	if (!nr_targets)
 		return 0;
 	running = sim_running_vcpus(s);
 	running = running > asleep ? running - asleep : 0;
-	wait = x86_flush_wait_ns(s, nr_targets, running, remote_socket, each);
+	if (s->turns.on)
+		turns = x86_target_turns(s, req, nr_targets, running, turns);
+	wait = x86_flush_wait_ns(s, nr_targets, running, remote_socket, each, turns);
 	s->cpu[self].acct.wait_ns += (uint64_t)wait;
 	s->st.tlb_ipis_sent += nr_targets;
 	s->st.tlb_irqs_received += nr_targets;

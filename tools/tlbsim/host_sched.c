@@ -106,6 +106,14 @@ static bool rotation_case(const struct sim *s, unsigned int nr_targets, unsigned
 	return true;
 }
 
+bool host_rotation(const struct sim *s, unsigned int nr_targets, unsigned int running,
+		   double *p_off, double *rotation)
+{
+	unsigned int k;
+
+	return rotation_case(s, nr_targets, running, &k, p_off, rotation);
+}
+
 double host_rotation_wait_ns(const struct sim *s, unsigned int nr_targets,
 			     unsigned int running)
 {

@@ -27,6 +27,12 @@ double host_rotation_wait_ns(const struct sim *s, unsigned int nr_targets,
  * host_rotation_wait_ns(). Draws from s->host_rng only. */
 double host_rotation_wait_draw_ns(struct sim *s, unsigned int nr_targets,
 				  unsigned int running);
+/* Whether a flush to @nr_targets busy targets must wait for some of them
+ * to be run (host_rotation_wait_ns() is then not 0): with the chance
+ * each is off a core in *@p_off and the rotation's length in ns in
+ * *@rotation (flush_turn.c draws each target's turn from them). */
+bool host_rotation(const struct sim *s, unsigned int nr_targets, unsigned int running,
+		   double *p_off, double *rotation);
 /* How many times longer a flush's round trip takes, in wall time, when the
  * sender and its @nr_targets targets fit on the host's cores but share
  * them with others: 1 otherwise. */

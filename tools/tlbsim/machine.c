@@ -2,6 +2,7 @@
 /* CPUs, nodes and their per-CPU state. */
 #include <stdlib.h>
 #include <string.h>
+#include "flush_turn.h"
 #include "hugemem.h"
 #include "tlb_qemu.h"
 #include "sim.h"
@@ -72,7 +73,7 @@ int sim_machine_init(struct sim *s, unsigned int nr_cpus, unsigned int nr_nodes)
 				    &cpu->flush_ctx, cpu->batch_bits, bytes))
 			return -1;
 	}
-	if (tlb_tags_init(&s->tlb_tags, nr_cpus, &s->cpu[0].tlb))
+	if (tlb_tags_init(&s->tlb_tags, nr_cpus, &s->cpu[0].tlb) || flush_turn_init(s))
 		return -1;
 	for (c = 0; c < nr_cpus; c++)
 		tlb_attach_tags(&s->cpu[c].tlb, &s->tlb_tags, c);
@@ -126,5 +127,6 @@ void sim_free(struct sim *s)
 	free(s->tlb_slots);
 	heap_free(&s->heap);
 	tlb_tags_free(&s->tlb_tags);
+	flush_turn_free(s);
 	memset(s, 0, sizeof(*s));
 }

@@ -84,6 +84,8 @@ const struct metric_def metric_defs[NR_METRICS] = {
 		"whole parts the moving threads wrote (the testbed's window_moving_passes)" },
 	[M_STABLE_SWEEPS] = { "stable_sweeps", "sweeps", METRIC_COUNT,
 		"whole parts the stable threads wrote (the testbed's window_stable_passes)" },
+	[M_TLB_IRQS_ABSORBED] = { "tlb_irqs_absorbed", "IRQs", METRIC_COUNT,
+		"TLB-shootdown interrupts that found their CPU caught up by an earlier one queued with them (vCPUs on an overcommitted host; nr_tlb_received_stale + _current of kernel/patches/measure/0003)" },
 	[M_STALE_TRANSLATION_VIOLATIONS] = { "stale_translation_violations", "violations", METRIC_COUNT,
 		"accesses through a stale translation (the oracle; must be 0)" },
 	[M_SIM_EVENTS] = { "sim_events", "events", METRIC_COUNT,
@@ -142,6 +144,7 @@ void metrics_from_sim(const struct sim *s, struct metrics *m)
 	m->v[M_TLB_IPIS_SENT] = (double)st->tlb_ipis_sent;
 	m->v[M_INVLPGB_FLUSHES] = (double)st->invlpgb_flushes;
 	m->v[M_TLB_IRQS_RECEIVED] = (double)st->tlb_irqs_received;
+	m->v[M_TLB_IRQS_ABSORBED] = (double)st->tlb_irqs_absorbed;
 	m->v[M_TLB_IRQS_PER_MIGRATED_PAGE] = ratio((double)st->tlb_irqs_received,
 						   (double)st->migrated_pages);
 	m->v[M_FULL_FLUSHES] = (double)st->full_flushes;

@@ -9,6 +9,7 @@
  * A kernel before v6.4 (migrate_batching=0) had no batch: every unmap goes
  * the unbatched way and no policy is asked.
  */
+#include "flush_turn.h"
 #include "paths.h"
 #include "sim.h"
 
@@ -43,6 +44,7 @@ static int unmap_one_mm(struct sim *s, unsigned int cpu, struct mm *m,
 		if (!(old & (PTE_PRESENT | PTE_PROTNONE)))
 			continue;
 		*pte_of(m, vpn) = PTE_MIGRATION | (old & PTE_DIRTY);
+		flush_turn_note_change(s, m->id, vpn);
 		if (s->unsafe == UNSAFE_IGNORE_PENDING && !(old & PTE_PRESENT))
 			continue; /* the bug: PROT_NONE taken as never cached */
 		if (old & PTE_PROTNONE)

@@ -28,6 +28,7 @@
  */
 #include <math.h>
 #include "engine.h"
+#include "flush_turn.h"
 #include "paths.h"
 #include "scan_walk.h"
 #include "sim.h"
@@ -472,6 +473,7 @@ void sim_scan_table(struct sim *s, struct mm *mm, unsigned int slot)
 		if (!(*pte & PTE_PRESENT))
 			continue;
 		*pte = PTE_PROTNONE | (*pte & PTE_DIRTY);
+		flush_turn_note_change(s, mm->id, vpn);
 		changed++;
 		/* Active-set pages are touched again within milliseconds of
 		 * the marking; the rest wait for the sampled access stream. */

@@ -12,6 +12,7 @@
  * meets a partially mapped large folio (path_fault.c).
  */
 #include "engine.h"
+#include "flush_turn.h"
 #include "paths.h"
 #include "sim.h"
 
@@ -34,6 +35,7 @@ static int s_clear_pte(void *ctx, unsigned int idx, unsigned int *old_pte)
 	if (*pte & PTE_PROTNONE)
 		c->nr_protnone++;
 	*pte = PTE_MIGRATION | (*pte & PTE_DIRTY);
+	flush_turn_note_change(c->s, c->mm->id, c->head + idx);
 	c->cpu->acct.kernel_ns += (uint64_t)c->s->p.v[P_PTE_UPDATE_NS];
 	return 0;
 }

@@ -34,6 +34,7 @@
  */
 #include <stdlib.h>
 #include "engine.h"
+#include "flush_turn.h"
 #include "host_sched.h"
 #include "paths.h"
 #include "sim.h"
@@ -410,11 +411,16 @@ static void flush_range(struct sim *s, struct thread *t, uint64_t start, uint64_
 		.nr_pages = pages, .unmapped = true,
 	};
 
+	uint64_t vpn;
+
 	if (!pages) {
 		req.start = req.nr_pages = 0;
 		req.end = TLBP_FLUSH_ALL;
 		req.full = true;
 	}
+	/* The range's translations changed (a PMD split, a protection). */
+	for (vpn = start; vpn < start + pages; vpn++)
+		flush_turn_note_change(s, t->mm->id, vpn);
 	t->mm->tlb_gen++;
 	if (s->flush_ops->flush(&s->cpu[t->cpu].flush_ctx, &req))
 		oracle_violation(s, "flush failed", t->mm->id, start);
@@ -440,8 +446,10 @@ static void munmap_round(struct sim *s, struct thread *t)
 {
 	uint64_t head = thp_head(t, 0), n = (uint64_t)round_thps(s) << PMD_ORDER, vpn;
 
-	for (vpn = head; vpn < head + n; vpn++)
+	for (vpn = head; vpn < head + n; vpn++) {
 		*pte_of(t->mm, vpn) = 0;
+		flush_turn_note_change(s, t->mm->id, vpn);
+	}
 	/* tlb_finish_mmu(): past the 33-page ceiling, a full flush. */
 	s->flush_freed_tables = true;
 	flush_range(s, t, head, 0);

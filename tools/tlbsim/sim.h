@@ -187,6 +187,10 @@ struct cpu {
 	/* Its thread's work, done in one event, ends here; then it takes its
 	 * next step's locks, awake or asleep (0: not known). */
 	uint64_t awake_until;
+	/* Off a core with flushes queued until then (flush_turn.c; 0: not) */
+	uint64_t turn_ns;
+	bool turn_flushed_all; /* the turn's flush, carried out already, was full */
+	uint64_t changes_seen; /* struct flush_turns' seq when its TLB last caught up */
 };
 
 /*
@@ -201,6 +205,16 @@ struct cpu {
 struct machine_flushes {
 	uint64_t count;  /* full flushes of every CPU so far */
 	uint64_t irq_ns; /* their interrupt time on each target, summed */
+};
+
+/* The PTE changes CPUs waiting for their turn must drop (flush_turn.c):
+ * a ring of tlb_key()s, seq counting every change ever logged. */
+struct flush_turns {
+	bool on; /* x86 IPIs on an overcommitted host */
+	uint64_t *log;
+	uint64_t seq;
+	/* The current flush's busy targets that had no turn pending */
+	unsigned int *to_draw, nr_to_draw;
 };
 
 struct thread {
@@ -263,6 +277,7 @@ struct stats {
 	uint64_t migrated_pages, migrate_calls, migrations_with_flush_pending;
 	uint64_t migrate_failed;
 	uint64_t tlb_ipis_sent, tlb_irqs_received;
+	uint64_t tlb_irqs_absorbed; /* received by a CPU already caught up */
 	uint64_t invlpgb_flushes;     /* INVLPGB ... TLBSYNC sequences */
 	uint64_t full_flushes, ranged_flushes, local_flushes;
 	uint64_t scanner_flush_mm_calls, batched_pending_drains;
@@ -395,6 +410,7 @@ struct sim {
 	/* Which CPUs may cache a translation, for the oracle (tlb_tags.h). */
 	struct tlb_tags tlb_tags;
 	struct machine_flushes all_flushes;
+	struct flush_turns turns;
 	unsigned int nr_lazy;      /* CPUs in lazy TLB mode */
 	/* The flush under way frees page tables (munmap()): x86 sends it to
 	 * lazy CPUs too (native_flush_tlb_multi()'s freed_tables). */

@@ -283,6 +283,28 @@ uint32_t tlb_flush_mm(struct tlb *t, uint32_t mm_id)
 	return removed;
 }
 
+uint32_t tlb_drop_stale(struct tlb *t, tlb_stale_fn *stale, void *ctx)
+{
+	uint32_t i, removed = 0, n = t->nr_sets * t->ways;
+	uint64_t mm, v;
+
+	for (mm = 1; t->dense && mm <= t->dense_mms; mm++)
+		for (v = 0; v < t->dense_pages; v++) {
+			const struct tlb_dense_entry *e = &t->dense[(mm - 1) * t->dense_pages + v];
+			uint64_t key = tlb_key((uint32_t)mm, v);
+
+			if (e->epoch == t->epoch && stale(ctx, key, e->frame_gen))
+				removed += tlb_remove(t, key);
+		}
+	for (i = 0; i < n; i++) {
+		const struct tlb_slot *e = &t->slot[i];
+
+		if (live(t, e) && stale(ctx, e->key, e->frame_gen))
+			removed += tlb_remove(t, e->key);
+	}
+	return removed;
+}
+
 uint64_t tlb_bytes(const struct tlb *t)
 {
 	return (uint64_t)t->nr_sets * t->ways * sizeof(*t->slot) +

@@ -153,6 +153,11 @@ bool tlb_insert(struct tlb *t, uint64_t key, uint32_t frame_gen);
 bool tlb_remove(struct tlb *t, uint64_t key);
 /* Drops every entry; returns how many there were (for the refill cost). */
 uint32_t tlb_flush_all(struct tlb *t);
+/* Whether the entry of @key, filled from frame generation @frame_gen, no
+ * longer matches the page tables. */
+typedef bool tlb_stale_fn(void *ctx, uint64_t key, uint32_t frame_gen);
+/* Drops every entry @stale says is stale; returns how many. */
+uint32_t tlb_drop_stale(struct tlb *t, tlb_stale_fn *stale, void *ctx);
 /* Drops the entries of one mm; returns how many. */
 uint32_t tlb_flush_mm(struct tlb *t, uint32_t mm_id);
 uint32_t tlb_capacity(const struct tlb *t);
