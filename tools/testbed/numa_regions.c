@@ -63,6 +63,11 @@ struct control {
 	unsigned long passes[MAX_THREADS];
 	unsigned long switches[MAX_THREADS];
 	pid_t tid[MAX_THREADS];
+	/* The workers' moves between CPUs (se.nr_migrations), at the
+	 * window's [0] start and [1] end, of [0] the moving threads and
+	 * [1] the stable ones; -1 if unreadable. Kept here rather than in
+	 * main()'s frame, whose layout tlbsim models. */
+	double cpu_moves[2][2];
 };
 
 struct worker {
@@ -253,25 +258,43 @@ static long scan_seq_now(void)
 	return (long)sched_field("/proc/self/sched", "mm->numa_scan_seq");
 }
 
+/* @key of /proc/TID/sched summed over workers [@first, @last), or -1 if
+ * unreadable. */
+static double sched_sum(const struct control *ctl, unsigned int first, unsigned int last,
+			const char *key)
+{
+	double sum = 0;
+
+	for (unsigned int i = first; i < last; i++) {
+		char path[64];
+		double v;
+
+		snprintf(path, sizeof(path), "/proc/%d/sched", (int)ctl->tid[i]);
+		v = sched_field(path, key);
+		if (v < 0)
+			return -1;
+		sum += v;
+	}
+	return sum;
+}
+
 /*
  * The workers' summed se.sum_exec_runtime in ms, the runtime
  * task_tick_numa() paces NUMA scans by, or -1 if unreadable.
  */
 static double runtime_ms_now(const struct control *ctl, const struct params *p)
 {
-	double sum = 0;
+	return sched_sum(ctl, 0, p->moving + p->stable, "se.sum_exec_runtime");
+}
 
-	for (unsigned int i = 0; i < p->moving + p->stable; i++) {
-		char path[64];
-		double ms;
-
-		snprintf(path, sizeof(path), "/proc/%d/sched", (int)ctl->tid[i]);
-		ms = sched_field(path, "se.sum_exec_runtime");
-		if (ms < 0)
-			return -1;
-		sum += ms;
-	}
-	return sum;
+/* ctl->cpu_moves[@at] now: how often the scheduler has moved the moving
+ * and the stable workers between CPUs (a node switch is one move or
+ * more), each landing on a CPU whose TLB holds none of its part. */
+static void cpu_moves_now(struct control *ctl, const struct params *p, unsigned int at)
+{
+	ctl->cpu_moves[at][0] = sched_sum(ctl, 0, p->moving, "se.nr_migrations");
+	ctl->cpu_moves[at][1] = sched_sum(ctl, p->moving, p->moving + p->stable,
+					  "se.nr_migrations");
 }
 
 /*
@@ -400,6 +423,7 @@ int main(int argc, char **argv)
 	sweeps_now(ctl, &p, begin);
 	seq_begin = scan_seq_now();
 	run_begin = runtime_ms_now(ctl, &p);
+	cpu_moves_now(ctl, &p, 0);
 	clocks = clocks_now(&tick_begin, &up_begin);
 	tb_snapshot("begin");
 	tb_sleep_ms(p.window * 1000);
@@ -407,6 +431,7 @@ int main(int argc, char **argv)
 	sweeps_now(ctl, &p, end);
 	seq_end = scan_seq_now();
 	run_end = runtime_ms_now(ctl, &p);
+	cpu_moves_now(ctl, &p, 1);
 	clocks |= clocks_now(&tick_end, &up_end);
 	ctl->stop = 1;
 	for (unsigned int i = 0; i < nr; i++)
@@ -429,6 +454,10 @@ int main(int argc, char **argv)
 			printf(" window_scan_seqs=%ld", seq_end - seq_begin);
 		if (run_begin >= 0 && run_end >= 0)
 			printf(" window_worker_runtime_ms=%.0f", run_end - run_begin);
+		for (unsigned int k = 0; k < 2; k++)
+			if (ctl->cpu_moves[0][k] >= 0 && ctl->cpu_moves[1][k] >= 0)
+				printf(" window_%s_cpu_moves=%.0f", k ? "stable" : "moving",
+				       ctl->cpu_moves[1][k] - ctl->cpu_moves[0][k]);
 		/* jiffies per second over HZ: the scanner's delays run in jiffies */
 		if (!clocks && up_end > up_begin)
 			printf(" window_tick_rate=%.3f",
