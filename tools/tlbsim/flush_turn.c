@@ -24,16 +24,13 @@
  * match the page tables (no accessible PTE, or another frame) and keeps
  * the rest: the guest's thread refills them after its turn all the same.
  * It looks only at the pages whose PTEs changed since the CPU last caught
- * up, from a log of those changes; a CPU the log has run past (LOG_SIZE
- * changes without catching up) has its whole TLB checked instead.
+ * up, from a log of those changes; a CPU the log has run past
+ * (FLUSH_TURN_LOG_SIZE changes without catching up) has its whole TLB
+ * checked instead.
  */
 #include <stdlib.h>
 #include "flush_turn.h"
 #include "sim.h"
-
-/* Changes kept: a pass marks a 256 MiB chunk (65,536 PTEs) between
- * flushes at the most. */
-#define LOG_SIZE (1u << 18)
 
 int flush_turn_init(struct sim *s)
 {
@@ -43,7 +40,7 @@ int flush_turn_init(struct sim *s)
 		s->p.v[P_HOST_CPUS] > 0;
 	if (!t->on)
 		return 0;
-	t->log = malloc(LOG_SIZE * sizeof(*t->log));
+	t->log = malloc(FLUSH_TURN_LOG_SIZE * sizeof(*t->log));
 	t->to_draw = calloc(s->nr_cpus, sizeof(*t->to_draw));
 	return t->log && t->to_draw ? 0 : -1;
 }
@@ -54,15 +51,6 @@ void flush_turn_free(struct sim *s)
 	free(s->turns.to_draw);
 	s->turns.log = NULL;
 	s->turns.to_draw = NULL;
-}
-
-void flush_turn_note_change(struct sim *s, uint32_t mm_id, uint64_t vpn)
-{
-	struct flush_turns *t = &s->turns;
-
-	if (!t->on)
-		return;
-	t->log[t->seq++ & (LOG_SIZE - 1)] = tlb_key(mm_id, vpn);
 }
 
 bool flush_turn_pending(const struct sim *s, unsigned int cpu)
@@ -97,11 +85,11 @@ void flush_turn_absorb(struct sim *s, unsigned int cpu)
 		c->turn_flushed_all = true;
 		return;
 	}
-	if (t->seq - c->changes_seen > LOG_SIZE) {
+	if (t->seq - c->changes_seen > FLUSH_TURN_LOG_SIZE) {
 		tlb_drop_stale(&c->tlb, entry_stale, s);
 	} else {
 		for (i = c->changes_seen; i < t->seq; i++) {
-			uint64_t key = t->log[i & (LOG_SIZE - 1)];
+			uint64_t key = t->log[i & (FLUSH_TURN_LOG_SIZE - 1)];
 
 			if (tlb_lookup(&c->tlb, key, &gen) && entry_stale(s, key, gen))
 				tlb_remove(&c->tlb, key);

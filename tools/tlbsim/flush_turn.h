@@ -10,8 +10,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "sim.h"
 
-struct sim;
+/* Changes the log keeps: a pass marks a 256 MiB chunk (65,536 PTEs)
+ * between flushes at the most. */
+#define FLUSH_TURN_LOG_SIZE (1u << 18)
 
 /* Starts the turns' model if the run needs it (x86 IPIs, host_cpus > 0).
  * Returns -1 only when out of memory. */
@@ -20,8 +23,15 @@ void flush_turn_free(struct sim *s);
 
 /* Page @vpn of mm @mm_id lost its translation or had it changed (a
  * PROT_NONE mark, a migration or split entry, a zap): CPUs waiting for
- * their turn drop it if they cached it. */
-void flush_turn_note_change(struct sim *s, uint32_t mm_id, uint64_t vpn);
+ * their turn drop it if they cached it. Inline: the scanner calls it for
+ * every PTE it marks, in every scenario. */
+static inline void flush_turn_note_change(struct sim *s, uint32_t mm_id, uint64_t vpn)
+{
+	struct flush_turns *t = &s->turns;
+
+	if (t->on)
+		t->log[t->seq++ & (FLUSH_TURN_LOG_SIZE - 1)] = tlb_key(mm_id, vpn);
+}
 
 /* Whether @cpu's thread is off a core with a flush queued: a flush sent
  * to it now is handled with that one. */
