@@ -130,6 +130,34 @@ START_TEST(test_moved_frame_dropped_and_turn_ends)
 }
 END_TEST
 
+/*
+ * A CPU that waited through more changes than the log keeps checks its
+ * whole TLB: the stale page's change has been written over, and only the
+ * page tables say it went stale.
+ */
+START_TEST(test_log_run_past_checks_the_whole_tlb)
+{
+	struct sim *s = tiny_machine(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP, 2);
+	struct tlbp_flush_req req = full_req(s);
+	uint64_t i;
+
+	tiny_cache_everywhere(s, 5);
+	tiny_cache_everywhere(s, 6);
+	queue_at(s, 3, 500000, true);
+	mark(s, 6);
+	/* Changes to a page no CPU caches push page 6's out of the log. */
+	for (i = 0; i < FLUSH_TURN_LOG_SIZE; i++)
+		flush_turn_note_change(s, s->mm[0].id, 9);
+	ck_assert_int_eq(s->flush_ops->flush(&s->cpu[0].flush_ctx, &req), 0);
+	ck_assert_uint_eq(s->st.tlb_irqs_absorbed, 1);
+	ck_assert(tiny_cached(s, 3, 5));
+	ck_assert(!tiny_cached(s, 3, 6));
+	/* Caught up: the next absorbed flush reads the log again. */
+	ck_assert_uint_eq(s->cpu[3].changes_seen, s->turns.seq);
+	tiny_destroy(s);
+}
+END_TEST
+
 /* The sender runs, so nothing is queued at it; on hardware nothing
  * queues at all. */
 START_TEST(test_sender_and_hardware_take_no_turns)
@@ -198,6 +226,7 @@ static Suite *flush_turn_suite(void)
 	tcase_add_test(tc, test_queued_flush_finds_the_cpu_caught_up);
 	tcase_add_test(tc, test_second_request_makes_a_queued_ranged_flush_full);
 	tcase_add_test(tc, test_moved_frame_dropped_and_turn_ends);
+	tcase_add_test(tc, test_log_run_past_checks_the_whole_tlb);
 	tcase_add_test(tc, test_sender_and_hardware_take_no_turns);
 	tcase_add_test(tc, test_turns_drawn_as_the_host_rotates);
 	suite_add_tcase(s, tc);
