@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 """Reads the console logs of measurement-kernel runs
-(scripts/testbed-flush-ends.sh, kernel/patches/measure/0003-*.patch) and
+(`scripts/testbed-measure.sh flush-ends`, kernel/patches/measure/0003-*.patch) and
 prints, for each run's measured window, how the TLB flushes that other
 CPUs received ended: the request's generation already reached (stale),
 the mm's generation already reached (current), a ranged flush, a full
@@ -16,6 +16,8 @@ import importlib.util
 import os
 import statistics
 import sys
+
+from testbed_log import cell_of
 
 _spec = importlib.util.spec_from_file_location(
     'testbed_report', os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -40,14 +42,6 @@ def window_counts(path):
         raise SystemExit(f'testbed-flush-ends: {path}: no nr_tlb_received_* counters '
                          '(not the measurement kernel)')
     return {k: ve.get(k, 0) - vb.get(k, 0) for k in KEYS}
-
-
-def cell_of(path):
-    """numa-private-always-1.log -> numa-private-always."""
-    base = os.path.basename(path)
-    base = base[:-4] if base.endswith('.log') else base
-    head, _, tail = base.rpartition('-')
-    return head if tail.isdigit() else base
 
 
 def row(name, c, median=False):

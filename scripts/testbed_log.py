@@ -2,6 +2,7 @@
 """What every testbed report reads in a guest's console log: kernel
 warnings and "key=value" marker lines. Imported by testbed-report.py and
 testbed-selftests-report.py (a script's own directory is on sys.path)."""
+import os
 import re
 
 # A WARN, BUG or oops anywhere in a console log fails the run that printed
@@ -45,3 +46,12 @@ def marker(line):
     line = line.rstrip('\r')
     i = line.find('@@')
     return line[i:] if i >= 0 else None
+
+
+def cell_of(path):
+    """A run's log name to its cell's: numa-private-always-1.log ->
+    numa-private-always."""
+    base = os.path.basename(path)
+    base = base[:-4] if base.endswith('.log') else base
+    head, _, tail = base.rpartition('-')
+    return head if tail.isdigit() else base

@@ -39,6 +39,7 @@
 
 #define THP_SIZE (2UL << 20)
 #define MAX_THREADS 64
+#define MAX_SWITCHES 64
 
 enum mode { MODE_PRIVATE, MODE_MTHP64, MODE_SHARED, MODE_THP_SPLIT };
 
@@ -63,11 +64,35 @@ struct control {
 	unsigned long passes[MAX_THREADS];
 	unsigned long switches[MAX_THREADS];
 	pid_t tid[MAX_THREADS];
-	/* The workers' moves between CPUs (se.nr_migrations), at the
-	 * window's [0] start and [1] end, of [0] the moving threads and
-	 * [1] the stable ones; -1 if unreadable. Kept here rather than in
-	 * main()'s frame, whose layout tlbsim models. */
-	double cpu_moves[2][2];
+	/* The workers' scheduler counts (sched_keys[]), at the window's
+	 * [0] start and [1] end, of [0] the moving threads and [1] the
+	 * stable ones; -1 if unreadable. Kept here rather than in main()'s
+	 * frame, whose layout tlbsim models. */
+	double sched[2][2][3];
+	/* How many workers each node holds, and for how long in all some
+	 * node has held more than it has CPUs (workers then share a CPU and
+	 * the balancer moves them between the node's CPUs): the moving
+	 * workers switch on their own clocks, not in pairs. Under occ_lock. */
+	pthread_mutex_t occ_lock;
+	unsigned int node_workers[TB_MAX_NODES];
+	double occ_since, overloaded_s;
+	double overloaded_at[2]; /* overloaded_s at the window's start, end */
+	/* How late each moving worker's switches came, in ms past their due
+	 * time: the end of the sweep under way when switch_ms ran out. */
+	float switch_late_ms[MAX_THREADS][MAX_SWITCHES];
+};
+
+/*
+ * What the window reports of the workers' scheduling, /proc/TID/sched's
+ * key and the report's name: how often the kernel moved a worker to
+ * another CPU (each landing on a CPU whose TLB holds none of its part; a
+ * node switch is one move or more), how often it slept, and how often it
+ * was preempted.
+ */
+static const char *const sched_keys[3][2] = {
+	{ "se.nr_migrations", "cpu_moves" },
+	{ "nr_voluntary_switches", "sleeps" },
+	{ "nr_involuntary_switches", "preemptions" },
 };
 
 struct worker {
@@ -97,6 +122,65 @@ static void touch(const struct params *p, char *base, size_t len, char val)
 	for (size_t off = 0; off < len; off += TB_PAGE_SIZE)
 		if (stride_len(p, off))
 			((volatile char *)base)[off] = val;
+}
+
+/* Adds the time since the last change to ctl->overloaded_s if some
+ * node holds more workers than CPUs. Under occ_lock. */
+static void occupancy_account(struct control *ctl, const struct tb_nodes *nodes, double now)
+{
+	for (int n = 0; n < nodes->nr; n++)
+		if (ctl->node_workers[n] > (unsigned int)nodes->nr_cpus[n]) {
+			ctl->overloaded_s += now - ctl->occ_since;
+			break;
+		}
+	ctl->occ_since = now;
+}
+
+/* A worker leaves node @from for node @to (-1: joins @to). Returns the
+ * time overloaded so far. */
+static double occupancy_move(struct control *ctl, const struct tb_nodes *nodes, int from,
+			     int to)
+{
+	double overloaded;
+
+	pthread_mutex_lock(&ctl->occ_lock);
+	occupancy_account(ctl, nodes, tb_now());
+	if (from >= 0)
+		ctl->node_workers[from % nodes->nr]--;
+	if (to >= 0)
+		ctl->node_workers[to % nodes->nr]++;
+	overloaded = ctl->overloaded_s;
+	pthread_mutex_unlock(&ctl->occ_lock);
+	return overloaded;
+}
+
+/* One line: each moving worker's switches, how late (ms), in order;
+ * workers separated by ';'. */
+static void print_switch_late(const struct control *ctl, const struct params *p)
+{
+	printf("@@switch_late_ms ");
+	for (unsigned int i = 0; i < p->moving; i++) {
+		unsigned long nr = ctl->switches[i] < MAX_SWITCHES ? ctl->switches[i] : MAX_SWITCHES;
+
+		for (unsigned long k = 0; k < nr; k++)
+			printf("%s%.1f", k ? "," : "", ctl->switch_late_ms[i][k]);
+		printf("%s", i + 1 < p->moving ? ";" : "\n");
+	}
+	if (!p->moving)
+		printf("\n");
+}
+
+/* Every worker on its first node (worker_main(): id % 2). */
+static void occupancy_init(struct control *ctl, const struct params *p,
+			   const struct tb_nodes *nodes)
+{
+	pthread_mutexattr_t ma;
+
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	pthread_mutex_init(&ctl->occ_lock, &ma);
+	for (unsigned int i = 0; i < p->moving + p->stable; i++)
+		occupancy_move(ctl, nodes, -1, (int)(i % 2));
 }
 
 static void *worker_main(void *arg)
@@ -133,8 +217,13 @@ static void *worker_main(void *arg)
 		touch(w->p, w->base, w->len, (char)w->ctl->passes[w->id]);
 		w->ctl->passes[w->id]++;
 		if (w->moving && tb_now() >= next) {
+			unsigned long nr = w->ctl->switches[w->id];
+
+			if (nr < MAX_SWITCHES)
+				w->ctl->switch_late_ms[w->id][nr] = (float)((tb_now() - next) * 1e3);
 			node ^= 1;
 			tb_pin_to_node(w->nodes, node);
+			occupancy_move(w->ctl, w->nodes, node ^ 1, node);
 			w->ctl->switches[w->id]++;
 			next = tb_now() + w->p->switch_ms / 1000.0;
 		}
@@ -287,14 +376,15 @@ static double runtime_ms_now(const struct control *ctl, const struct params *p)
 	return sched_sum(ctl, 0, p->moving + p->stable, "se.sum_exec_runtime");
 }
 
-/* ctl->cpu_moves[@at] now: how often the scheduler has moved the moving
- * and the stable workers between CPUs (a node switch is one move or
- * more), each landing on a CPU whose TLB holds none of its part. */
-static void cpu_moves_now(struct control *ctl, const struct params *p, unsigned int at)
+/* ctl->sched[@at] now: sched_keys[] summed over the moving and over the
+ * stable workers. */
+static void sched_now(struct control *ctl, const struct params *p, unsigned int at)
 {
-	ctl->cpu_moves[at][0] = sched_sum(ctl, 0, p->moving, "se.nr_migrations");
-	ctl->cpu_moves[at][1] = sched_sum(ctl, p->moving, p->moving + p->stable,
-					  "se.nr_migrations");
+	for (unsigned int k = 0; k < 3; k++) {
+		ctl->sched[at][0][k] = sched_sum(ctl, 0, p->moving, sched_keys[k][0]);
+		ctl->sched[at][1][k] = sched_sum(ctl, p->moving, p->moving + p->stable,
+						 sched_keys[k][0]);
+	}
 }
 
 /*
@@ -391,6 +481,7 @@ int main(int argc, char **argv)
 	pthread_barrierattr_setpshared(&ba, PTHREAD_PROCESS_SHARED);
 	/* Every worker, and the main thread that measures. */
 	pthread_barrier_init(&ctl->ready, &ba, p.moving + p.stable + 1);
+	occupancy_init(ctl, &p, &nodes);
 
 	printf("@@params mode=%s moving=%u stable=%u slice_mb=%lu stable_mb=%lu "
 	       "switch_ms=%u warmup=%u window=%u\n", mode_names[p.mode],
@@ -423,7 +514,8 @@ int main(int argc, char **argv)
 	sweeps_now(ctl, &p, begin);
 	seq_begin = scan_seq_now();
 	run_begin = runtime_ms_now(ctl, &p);
-	cpu_moves_now(ctl, &p, 0);
+	sched_now(ctl, &p, 0);
+	ctl->overloaded_at[0] = occupancy_move(ctl, &nodes, -1, -1);
 	clocks = clocks_now(&tick_begin, &up_begin);
 	tb_snapshot("begin");
 	tb_sleep_ms(p.window * 1000);
@@ -431,7 +523,8 @@ int main(int argc, char **argv)
 	sweeps_now(ctl, &p, end);
 	seq_end = scan_seq_now();
 	run_end = runtime_ms_now(ctl, &p);
-	cpu_moves_now(ctl, &p, 1);
+	sched_now(ctl, &p, 1);
+	ctl->overloaded_at[1] = occupancy_move(ctl, &nodes, -1, -1);
 	clocks |= clocks_now(&tick_end, &up_end);
 	ctl->stop = 1;
 	for (unsigned int i = 0; i < nr; i++)
@@ -454,15 +547,19 @@ int main(int argc, char **argv)
 			printf(" window_scan_seqs=%ld", seq_end - seq_begin);
 		if (run_begin >= 0 && run_end >= 0)
 			printf(" window_worker_runtime_ms=%.0f", run_end - run_begin);
-		for (unsigned int k = 0; k < 2; k++)
-			if (ctl->cpu_moves[0][k] >= 0 && ctl->cpu_moves[1][k] >= 0)
-				printf(" window_%s_cpu_moves=%.0f", k ? "stable" : "moving",
-				       ctl->cpu_moves[1][k] - ctl->cpu_moves[0][k]);
+		for (unsigned int g = 0; g < 2; g++)
+			for (unsigned int k = 0; k < 3; k++)
+				if (ctl->sched[0][g][k] >= 0 && ctl->sched[1][g][k] >= 0)
+					printf(" window_%s_%s=%.0f", g ? "stable" : "moving",
+					       sched_keys[k][1],
+					       ctl->sched[1][g][k] - ctl->sched[0][g][k]);
+		printf(" window_overloaded_s=%.2f", ctl->overloaded_at[1] - ctl->overloaded_at[0]);
 		/* jiffies per second over HZ: the scanner's delays run in jiffies */
 		if (!clocks && up_end > up_begin)
 			printf(" window_tick_rate=%.3f",
 			       (tick_end - tick_begin) / (up_end - up_begin));
 		printf("\n");
 	}
+	print_switch_late(ctl, &p);
 	return 0;
 }

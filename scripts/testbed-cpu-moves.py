@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+"""Reads the console logs of measurement-kernel runs
+(`scripts/testbed-measure.sh cpu-moves`, kernel/patches/measure/0004-*.patch)
+and prints, for each run's measured window, what moved the workload's
+threads between CPUs: a wakeup placing a sleeper elsewhere (a moving
+thread's node switch is one: it sleeps in sched_setaffinity() while the
+stopper sets where it wakes), a load balance pulling a runnable task (by
+the puller: newly idle, idle, busy), the stopper moving a queued task, or
+NUMA balancing moving or swapping tasks. Then numa_regions' own counts:
+each group's moves, sleeps and preemptions, sweeps and node switches, and
+how long some node held more workers than CPUs, and how late past their
+due time the moving workers' switches came. Then per cell the medians.
+
+Usage: testbed-cpu-moves.py LOG...
+"""
+import importlib.util
+import os
+import statistics
+import sys
+
+from testbed_log import cell_of, kv
+
+_spec = importlib.util.spec_from_file_location(
+    'testbed_report', os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                   'testbed-report.py'))
+_report = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_report)
+
+CAUSES = ('wakeup', 'balance_newidle', 'balance_idle', 'balance_busy', 'stopper',
+          'numa_task', 'numa_swap')
+GROUPS = ('moving', 'stable')
+OWN = tuple(f'window_{g}_{k}' for g in GROUPS for k in ('cpu_moves', 'sleeps', 'preemptions')) \
+    + ('window_moving_passes', 'window_stable_passes', 'switches', 'window_overloaded_s')
+
+
+def window_counts(path):
+    """The window's moves by cause and the workload's own counts, or None
+    if the log has no window."""
+    with open(path, errors='replace') as f:
+        snaps, markers, _ = _report.parse_log(f.read())
+    if 'begin' not in snaps or 'end' not in snaps:
+        return None
+    vb = _report.vmstat(snaps['begin'].get('/proc/vmstat', ''))
+    ve = _report.vmstat(snaps['end'].get('/proc/vmstat', ''))
+    if 'nr_sched_move_wakeup' not in ve:
+        raise SystemExit(f'testbed-cpu-moves: {path}: no nr_sched_move_* counters '
+                         '(not the measurement kernel)')
+    c = {k: ve.get('nr_sched_move_' + k, 0) - vb.get('nr_sched_move_' + k, 0) for k in CAUSES}
+    own = kv(markers.get('result', ''))
+    c.update({k: own.get(k, -1) for k in OWN})
+    late = sorted(float(v) for v in markers.get('switch_late_ms', '').replace(';', ',').split(',')
+                  if v.strip())
+    c['late_median_ms'] = statistics.median(late) if late else -1
+    c['late_max_ms'] = late[-1] if late else -1
+    c['late_over_100ms'] = sum(v >= 100 for v in late) if late else -1
+    return c
+
+
+def row(name, c):
+    causes = ' '.join(f'{k} {c[k]:g}' for k in CAUSES)
+    own = '; '.join(f'{g}: moves {c[f"window_{g}_cpu_moves"]:g} sleeps '
+                    f'{c[f"window_{g}_sleeps"]:g} preemptions '
+                    f'{c[f"window_{g}_preemptions"]:g} sweeps '
+                    f'{c[f"window_{g}_passes"]:g}' for g in GROUPS)
+    return (f'{name}: user moves by cause: {causes} (total {sum(c[k] for k in CAUSES):g}); '
+            f'{own}; node switches (whole run) {c["switches"]:g}; a node over its CPUs '
+            f'{c["window_overloaded_s"]:g} s; switches late by median {c["late_median_ms"]:g} ms, '
+            f'at most {c["late_max_ms"]:g}, {c["late_over_100ms"]:g} by 100 ms or more')
+
+
+def main(argv):
+    if not argv:
+        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+        return 2
+    cells = {}
+    for path in argv:
+        c = window_counts(path)
+        if c is None:
+            print(f'{os.path.basename(path)}: no measured window (run failed?)')
+            continue
+        print(row(os.path.basename(path), c))
+        cells.setdefault(cell_of(path), []).append(c)
+    for name, runs in cells.items():
+        # -1: a run without that count (an older workload), left out.
+        med = {k: statistics.median([r[k] for r in runs if r[k] >= 0] or [-1]) for k in runs[0]}
+        print(row(f'{name} median of {len(runs)}', med))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
