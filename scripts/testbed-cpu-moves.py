@@ -14,18 +14,10 @@ due time the moving workers' switches came. Then per cell the medians.
 
 Usage: testbed-cpu-moves.py LOG...
 """
-import importlib.util
-import os
 import statistics
 import sys
 
-from testbed_log import cell_of, kv
-
-_spec = importlib.util.spec_from_file_location(
-    'testbed_report', os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                   'testbed-report.py'))
-_report = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_report)
+from testbed_log import kv, print_runs_and_cells, window_snapshots
 
 CAUSES = ('wakeup', 'balance_newidle', 'balance_idle', 'balance_busy', 'stopper',
           'numa_task', 'numa_swap')
@@ -37,12 +29,10 @@ OWN = tuple(f'window_{g}_{k}' for g in GROUPS for k in ('cpu_moves', 'sleeps', '
 def window_counts(path):
     """The window's moves by cause and the workload's own counts, or None
     if the log has no window."""
-    with open(path, errors='replace') as f:
-        snaps, markers, _ = _report.parse_log(f.read())
-    if 'begin' not in snaps or 'end' not in snaps:
+    snaps = window_snapshots(path)
+    if snaps is None:
         return None
-    vb = _report.vmstat(snaps['begin'].get('/proc/vmstat', ''))
-    ve = _report.vmstat(snaps['end'].get('/proc/vmstat', ''))
+    vb, ve, markers = snaps
     if 'nr_sched_move_wakeup' not in ve:
         raise SystemExit(f'testbed-cpu-moves: {path}: no nr_sched_move_* counters '
                          '(not the measurement kernel)')
@@ -57,7 +47,7 @@ def window_counts(path):
     return c
 
 
-def row(name, c):
+def row(name, c, _median=False):
     causes = ' '.join(f'{k} {c[k]:g}' for k in CAUSES)
     own = '; '.join(f'{g}: moves {c[f"window_{g}_cpu_moves"]:g} sleeps '
                     f'{c[f"window_{g}_sleeps"]:g} preemptions '
@@ -70,23 +60,7 @@ def row(name, c):
 
 
 def main(argv):
-    if not argv:
-        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
-        return 2
-    cells = {}
-    for path in argv:
-        c = window_counts(path)
-        if c is None:
-            print(f'{os.path.basename(path)}: no measured window (run failed?)')
-            continue
-        print(row(os.path.basename(path), c))
-        cells.setdefault(cell_of(path), []).append(c)
-    for name, runs in cells.items():
-        # -1: a run without that count (an older workload), left out.
-        med = {k: statistics.median([r[k] for r in runs if r[k] >= 0] or [-1]) for k in runs[0]}
-        print(row(f'{name} median of {len(runs)}', med))
-    return 0
-
+    return print_runs_and_cells(argv, __doc__.strip().splitlines()[-1], window_counts, row)
 
 if __name__ == '__main__':
     sys.exit(main(sys.argv[1:]))

@@ -12,18 +12,9 @@ flushes it received.
 
 Usage: testbed-flush-ends.py LOG...
 """
-import importlib.util
-import os
-import statistics
 import sys
 
-from testbed_log import cell_of
-
-_spec = importlib.util.spec_from_file_location(
-    'testbed_report', os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                   'testbed-report.py'))
-_report = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_report)
+from testbed_log import print_runs_and_cells, window_snapshots
 
 ENDS = ('other_mm', 'kernel_mm', 'lazy', 'stale', 'current', 'flush_one', 'flush_all')
 KEYS = ('nr_tlb_remote_flush', 'nr_tlb_remote_flush_received', 'nr_tlb_local_flush_all',
@@ -32,12 +23,10 @@ KEYS = ('nr_tlb_remote_flush', 'nr_tlb_remote_flush_received', 'nr_tlb_local_flu
 
 def window_counts(path):
     """The window's deltas of KEYS, or None if the log has no window."""
-    with open(path, errors='replace') as f:
-        snaps, _, _ = _report.parse_log(f.read())
-    if 'begin' not in snaps or 'end' not in snaps:
+    snaps = window_snapshots(path)
+    if snaps is None:
         return None
-    vb = _report.vmstat(snaps['begin'].get('/proc/vmstat', ''))
-    ve = _report.vmstat(snaps['end'].get('/proc/vmstat', ''))
+    vb, ve, _ = snaps
     if 'nr_tlb_received_flush_all' not in ve:
         raise SystemExit(f'testbed-flush-ends: {path}: no nr_tlb_received_* counters '
                          '(not the measurement kernel)')
@@ -57,22 +46,7 @@ def row(name, c, median=False):
 
 
 def main(argv):
-    if not argv:
-        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
-        return 2
-    cells = {}
-    for path in argv:
-        c = window_counts(path)
-        if c is None:
-            print(f'{os.path.basename(path)}: no measured window (run failed?)')
-            continue
-        print(row(os.path.basename(path), c))
-        cells.setdefault(cell_of(path), []).append(c)
-    for name, runs in cells.items():
-        med = {k: statistics.median(r[k] for r in runs) for k in KEYS}
-        print(row(f'{name} median of {len(runs)}', med, median=True))
-    return 0
-
+    return print_runs_and_cells(argv, __doc__.strip().splitlines()[-1], window_counts, row)
 
 if __name__ == '__main__':
     sys.exit(main(sys.argv[1:]))

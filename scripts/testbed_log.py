@@ -2,8 +2,11 @@
 """What every testbed report reads in a guest's console log: kernel
 warnings and "key=value" marker lines. Imported by testbed-report.py and
 testbed-selftests-report.py (a script's own directory is on sys.path)."""
+import importlib.util
 import os
 import re
+import statistics
+import sys
 
 # A WARN, BUG or oops anywhere in a console log fails the run that printed
 # it, whatever its counters say.
@@ -55,3 +58,41 @@ def cell_of(path):
     base = base[:-4] if base.endswith('.log') else base
     head, _, tail = base.rpartition('-')
     return head if tail.isdigit() else base
+
+
+def window_snapshots(path):
+    """A counting run's log (scripts/testbed-measure.sh): its /proc/vmstat
+    at the window's begin and end, as dicts, and its markers; None if the
+    log has no window."""
+    spec = importlib.util.spec_from_file_location(
+        'testbed_report', os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                       'testbed-report.py'))
+    report = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(report)
+    with open(path, errors='replace') as f:
+        snaps, markers, _ = report.parse_log(f.read())
+    if 'begin' not in snaps or 'end' not in snaps:
+        return None
+    return (report.vmstat(snaps['begin'].get('/proc/vmstat', '')),
+            report.vmstat(snaps['end'].get('/proc/vmstat', '')), markers)
+
+
+def print_runs_and_cells(argv, usage, window_counts, row):
+    """A counting report's main(): one row(name, counts, median) per log
+    whose window_counts(path) is not None, then each cell's medians (a
+    count of -1, one a run lacks, left out). Returns the exit status."""
+    if not argv:
+        print(usage, file=sys.stderr)
+        return 2
+    cells = {}
+    for path in argv:
+        c = window_counts(path)
+        if c is None:
+            print(f'{os.path.basename(path)}: no measured window (run failed?)')
+            continue
+        print(row(os.path.basename(path), c, False))
+        cells.setdefault(cell_of(path), []).append(c)
+    for name, runs in cells.items():
+        med = {k: statistics.median([r[k] for r in runs if r[k] >= 0] or [-1]) for k in runs[0]}
+        print(row(f'{name} median of {len(runs)}', med, True))
+    return 0
