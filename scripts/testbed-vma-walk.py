@@ -48,6 +48,7 @@ def parse(path):
     # (tag, pid, VMA start, page address): which VMA is the main stack and
     # whose tasks are whose is known only once the listing is read.
     marks = []
+    periods = {}  # pid -> [(ms, numa_scan_period)] from task_tick_numa()'s checks
     with open(path, errors='replace') as f:
         for line in f:
             line = line.rstrip('\n')
@@ -76,6 +77,8 @@ def parse(path):
             if tag in ('SCAN', 'FORCED', 'FAULTBIT') and 'vma' in kv:
                 marks.append((tag, kv.get('pid'), int(kv['vma'].split('-')[0], 16),
                               int(kv['addr'], 16) if 'addr' in kv else None))
+            if tag == 'TICK' and 'period' in kv:
+                periods.setdefault(kv['pid'], []).append((int(kv['ms']), int(kv['period'])))
             if tag == 'ENTER':
                 call = {'kt': int(kv['kt']), 'pid': kv['pid'], 'seq': int(kv['seq']),
                         'scan': [], 'skips': 0, 'region': False, 'drains': 0,
@@ -102,7 +105,28 @@ def parse(path):
     for c in calls:
         c['migration_kts'] = [(kt, pend) for kt, pend in migration_kts
                               if c['end'] is not None and c['kt'] <= kt <= c['end']]
-    return maps, calls, jiffy_pairs, migrations, marks, tasks, main_pid
+    return maps, calls, jiffy_pairs, migrations, marks, tasks, main_pid, periods
+
+
+def ms_since(ms, ms0):
+    """Jiffies in ms from @ms0 to @ms: the log's u32, which starts 300 s
+    before it wraps (INITIAL_JIFFIES)."""
+    d = (ms - ms0) & 0xffffffff
+    return d - (1 << 32) if d >= 1 << 31 else d
+
+
+def print_periods(periods, jp, rate):
+    """Each task's scan period as its ticks saw it change: "period@s",
+    s of ktime from the first call (its jiffies at the mean rate)."""
+    for pid in sorted(periods, key=int):
+        track, last = [], None
+        for ms, period in periods[pid]:
+            if period == last:
+                continue
+            last = period
+            since = ms_since(ms, jp[0][1]) if jp else 0
+            track.append('%d@%.1f' % (period, since / rate / 1000 if rate == rate else since / 1000))
+        print('scan period pid %s: %s' % (pid, ' '.join(track)))
 
 
 def anonymous(perm, name):
@@ -157,7 +181,7 @@ def compress(marks):
 def main():
     if len(sys.argv) != 2:
         sys.exit('usage: testbed-vma-walk.py LOG')
-    maps, calls, jp, migrations, vma_events, tasks, main_pid = parse(sys.argv[1])
+    maps, calls, jp, migrations, vma_events, tasks, main_pid, periods = parse(sys.argv[1])
     if not maps or not calls:
         sys.exit('testbed-vma-walk: no @@maps or no scanner lines in %s '
                  '(was the kernel built with kernel/patches/measure/?)' % sys.argv[1])
@@ -186,13 +210,14 @@ def main():
                c['skips'], took, c['drains'], ','.join(compress(marks)) or '-'))
         if c['drains'] and c['end'] is not None:
             print_pace(c)
-    rate = ((jp[-1][1] - jp[0][1]) / (jp[-1][0] - jp[0][0])
+    rate = (ms_since(jp[-1][1], jp[0][1]) / (jp[-1][0] - jp[0][0])
             if len(jp) > 1 and jp[-1][0] > jp[0][0] else float('nan'))
     for label, mine in (('', parent), ('child: ', child)):
         if mine:
             summary(label, mine, len(region))
     print('migrations %d (%d while a scan was pending), jiffies per ms of ktime %.3f' %
           (migrations[0], migrations[1], rate))
+    print_periods(periods, jp, rate)
     if not tasks:
         print('main stack: the log lists no tasks (@@task), so no fault is anyone\'s')
         return

@@ -119,4 +119,24 @@ expect "^main stack: 2 markings, new bits a marking 2,0; pages faulted on (pages
 	"the parent's stack: a page each for two workers, the main thread's fault apart"
 expect "^child's main stack: 1 markings, new bits a marking 1; pages faulted on (pages below the top: the tasks): 0: 21; " \
 	"the child's stack"
+# Each task's scan period as its ticks saw it change, in s of ktime from
+# the first call: jiffies (a u32 of ms that wraps) at the run's mean rate.
+tick() { # ms pid period
+	printf '[ 1.0] tbvma TICK ms=%s pid=%s runtime=1 stamp=1 period=%s due=0\n' "$1" "$2" "$3"
+}
+{
+	maps 10000000-50000000
+	printf '[ 1.0] tbvma ENTER kt=1000 ms=4294967196 pid=7 seq=0 vma=0-0\n'
+	printf '[ 1.0] tbvma EXIT kt=1010 ms=4294967196 pid=7 seq=0 vma=0-0\n'
+	tick 4294967196 7 1000
+	tick 404 7 1000
+	tick 904 7 500
+	tick 904 8 1000
+	printf '[ 1.0] tbvma ENTER kt=3000 ms=904 pid=8 seq=1 vma=0-0\n'
+	printf '[ 1.0] tbvma EXIT kt=3010 ms=904 pid=8 seq=1 vma=0-0\n'
+} >"$tmp/ticks.log"
+out=$($parse "$tmp/ticks.log") || bad "the parser exited non-zero"
+expect '^scan period pid 7: 1000@0.0 500@2.0$' \
+	"a period printed when it changes, at its ktime across the jiffies' wrap"
+expect '^scan period pid 8: 1000@2.0$' "each task on its own line"
 [ "$fails" -eq 0 ]
