@@ -125,7 +125,9 @@ def print_periods(periods, jp, rate):
                 continue
             last = period
             since = ms_since(ms, jp[0][1]) if jp else 0
-            track.append('%d@%.1f' % (period, since / rate / 1000 if rate == rate else since / 1000))
+            # No rate (one call): jiffies' own ms.
+            secs = since / rate / 1000 if rate > 0 else since / 1000
+            track.append('%d@%.1f' % (period, secs))
         print('scan period pid %s: %s' % (pid, ' '.join(track)))
 
 
