@@ -117,17 +117,15 @@ def ms_since(ms, ms0):
 
 def print_periods(periods, jp, rate):
     """Each task's scan period as its ticks saw it change: "period@s",
-    s of ktime from the first call (its jiffies at the mean rate)."""
+    s of ktime from the first call (its jiffies at the mean rate; with
+    no rate, one call, jiffies' own ms)."""
+    per_ms = rate if rate > 0 else 1.0
     for pid in sorted(periods, key=int):
         track, last = [], None
         for ms, period in periods[pid]:
-            if period == last:
-                continue
+            if period != last:
+                track.append('%d@%.1f' % (period, ms_since(ms, jp[0][1]) / per_ms / 1000))
             last = period
-            since = ms_since(ms, jp[0][1]) if jp else 0
-            # No rate (one call): jiffies' own ms.
-            secs = since / rate / 1000 if rate > 0 else since / 1000
-            track.append('%d@%.1f' % (period, secs))
         print('scan period pid %s: %s' % (pid, ' '.join(track)))
 
 

@@ -13,8 +13,8 @@ command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 parse="python3 ${top_srcdir:-.}/scripts/testbed-vma-walk.py"
 . "${top_srcdir:-.}/tests/check-helpers.sh"
 
-line() { # tag kt pid vma-start
-	printf '[ 1.0] tbvma %s kt=%s ms=%s pid=%s seq=0 vma=%s-0\n' "$1" "$2" "$2" "$3" "$4"
+line() { # tag kt pid vma-start [ms, default kt]
+	printf '[ 1.0] tbvma %s kt=%s ms=%s pid=%s seq=0 vma=%s-0\n' "$1" "$2" "${5:-$2}" "$3" "$4"
 }
 maps() { # the region's VMAs, as "start-end" hex pairs
 	echo '@@maps-begin'
@@ -126,14 +126,14 @@ tick() { # ms pid period
 }
 {
 	maps 10000000-50000000
-	printf '[ 1.0] tbvma ENTER kt=1000 ms=4294967196 pid=7 seq=0 vma=0-0\n'
-	printf '[ 1.0] tbvma EXIT kt=1010 ms=4294967196 pid=7 seq=0 vma=0-0\n'
+	line ENTER 1000 7 0 4294967196
+	line EXIT 1010 7 0 4294967196
 	tick 4294967196 7 1000
 	tick 404 7 1000
 	tick 904 7 500
 	tick 904 8 1000
-	printf '[ 1.0] tbvma ENTER kt=3000 ms=904 pid=8 seq=1 vma=0-0\n'
-	printf '[ 1.0] tbvma EXIT kt=3010 ms=904 pid=8 seq=1 vma=0-0\n'
+	line ENTER 3000 8 0 904
+	line EXIT 3010 8 0 904
 } >"$tmp/ticks.log"
 out=$($parse "$tmp/ticks.log") || bad "the parser exited non-zero"
 expect '^scan period pid 7: 1000@0.0 500@2.0$' \
