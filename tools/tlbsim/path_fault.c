@@ -15,8 +15,18 @@ struct fault_ctx {
 	uint8_t orig_pte;
 };
 
-static void f_lock(void *ctx) { (void)ctx; }
-static void f_unlock(void *ctx) { (void)ctx; }
+void sim_hint_op_nop(void *ctx)
+{
+	(void)ctx;
+}
+
+void sim_hint_op_account(void *ctx, int nid, unsigned int nr_pages, unsigned int flags)
+{
+	(void)ctx;
+	(void)nid;
+	(void)nr_pages;
+	(void)flags;
+}
 
 static bool f_pte_unchanged(void *ctx)
 {
@@ -38,10 +48,8 @@ static bool f_find_folio(void *ctx, struct tlbp_hint_folio *folio)
 /*
  * should_numa_migrate_memory() (kernel/sched/fair.c, 6.12) for a private
  * folio faulted remotely by the task that faulted it last: records this
- * fault's node and says whether a migration to it may go ahead. Early in
- * the mm's life (at most 4 scan sequences) the first fault migrates;
- * after that, only a second remote fault in a row from the same node
- * does, so a page follows a thread that stays, not one passing through.
+ * fault's node and says whether a migration to it may go ahead
+ * (sim_last_node_allows()).
  */
 static bool last_node_allows(struct fault_ctx *f, unsigned int here)
 {
@@ -49,7 +57,7 @@ static bool last_node_allows(struct fault_ctx *f, unsigned int here)
 	unsigned int last = folio_last_node(fp);
 
 	folio_set_last_node(fp, here + 1);
-	return f->mm->scan_seq <= 4 || !last || last - 1 == here;
+	return sim_last_node_allows(f->mm, last, here);
 }
 
 static int f_target_node(void *ctx, const struct tlbp_hint_folio *folio,
@@ -182,39 +190,23 @@ static void f_map(void *ctx)
 	}
 }
 
-static void f_account(void *ctx, int nid, unsigned int nr_pages,
-		      unsigned int flags)
-{
-	(void)ctx;
-	(void)nid;
-	(void)nr_pages;
-	(void)flags;
-}
-
 static const struct tlbp_hint_fault_ops fault_ops = {
-	.lock = f_lock, .unlock = f_unlock, .pte_unchanged = f_pte_unchanged,
+	.lock = sim_hint_op_nop, .unlock = sim_hint_op_nop, .pte_unchanged = f_pte_unchanged,
 	.find_folio = f_find_folio, .target_node = f_target_node,
 	.prepare = f_prepare, .migrate = f_migrate, .map = f_map,
-	.account = f_account,
+	.account = sim_hint_op_account,
 };
 
-void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn)
+void sim_hint_fault_run(struct sim *s, struct thread *t, const struct tlbp_hint_fault_ops *ops,
+			void *ctx, uint64_t vpn, bool local, bool private)
 {
-	struct fault_ctx f = { s, t, t->mm, vpn, *pte_of(t->mm, vpn) };
-	/* TNF_FAULT_LOCAL: where the page was when the fault came. */
-	bool local = t->mm->obj->page[vpn].node == s->cpu[t->cpu].node;
 	struct tlbp_hint_fault hf;
 	struct tlbp_hint_result res;
 	struct scan_rate *rate;
 
 	s->st.hint_faults++;
-	if (t->mm->nr_calls)
-		s->st.faults_during_pass++;
-	if (t->mm->walk)
-		scan_walk_hint_fault(t->mm->walk, (unsigned int)(t - s->thread) - t->mm->first_thread,
-				     vpn);
 	s->cpu[t->cpu].acct.fault_ns += (uint64_t)s->p.v[P_FAULT_NS];
-	if (tlbp_hint_fault_init(&hf, s->policy.hint, &fault_ops, &f) ||
+	if (tlbp_hint_fault_init(&hf, s->policy.hint, ops, ctx) ||
 	    tlbp_hint_fault_handle(&hf, &res))
 		oracle_violation(s, "hint-fault handler rejected its input", t->mm->id, vpn);
 	/* task_numa_fault()'s locality counts, for the scan period. */
@@ -224,8 +216,23 @@ void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn)
 		rate->faults_local++;
 	else
 		rate->faults_remote++;
-	if (vpn >= t->slice_start && vpn < t->slice_start + t->slice_pages)
+	if (private)
 		rate->faults_private++;
 	else
 		rate->faults_shared++;
+}
+
+void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn)
+{
+	struct fault_ctx f = { s, t, t->mm, vpn, *pte_of(t->mm, vpn) };
+	/* TNF_FAULT_LOCAL: where the page was when the fault came. */
+	bool local = t->mm->obj->page[vpn].node == s->cpu[t->cpu].node;
+
+	if (t->mm->nr_calls)
+		s->st.faults_during_pass++;
+	if (t->mm->walk)
+		scan_walk_hint_fault(t->mm->walk, (unsigned int)(t - s->thread) - t->mm->first_thread,
+				     vpn);
+	sim_hint_fault_run(s, t, &fault_ops, &f, vpn, local,
+			   vpn >= t->slice_start && vpn < t->slice_start + t->slice_pages);
 }

@@ -11,6 +11,7 @@
  */
 #include "flush_turn.h"
 #include "paths.h"
+#include "scan_walk.h"
 #include "sim.h"
 
 void sim_count_protnone_unmaps(struct sim *s, const struct mm *mm, bool deferred,
@@ -190,4 +191,51 @@ int sim_migrate_folio(struct sim *s, unsigned int cpu, struct mm *mm,
 		      uint64_t vpn, unsigned int target, int reason)
 {
 	return sim_migrate_folios(s, cpu, mm, &vpn, 1, target, reason);
+}
+
+/*
+ * A stack page is one order-0 folio the process maps alone: the same
+ * decisions as a region folio's (tlbp_migrate_should_batch(),
+ * tlbp_batch_should_defer()), with mapcount 1 whatever the region's. The
+ * model keeps no translation of it in any TLB, so the flush only costs.
+ * Its PTE is PROT_NONE unless the hint-fault policy mapped it first.
+ */
+int sim_migrate_private_page(struct sim *s, unsigned int cpu, struct mm *mm,
+			     struct walk_page *pg, unsigned int target)
+{
+	struct tlbp_migrate_folio f = {
+		.mode = TLBP_MIGRATE_ASYNC, .reason = TLBP_MR_NUMA_MISPLACED,
+		.nr_folios = 1, .order = 0, .mapcount = 1,
+	};
+	struct tlbp_batch *b = &s->cpu[cpu].batch;
+	unsigned int flags = pg->protnone ? TLBP_PTE_PROTNONE : TLBP_PTE_PRESENT;
+	uint64_t start = pg->vpn << PAGE_SHIFT, end = start + (1ULL << PAGE_SHIFT);
+	struct tlbp_migrate_decision d = { .batch = false };
+	struct tlbp_defer_decision dd;
+	int err = 0;
+
+	if (s->p.v[P_MIGRATE_BATCHING])
+		err = tlbp_migrate_should_batch(s->policy.migrate, &f, &d);
+	if (!err)
+		err = tlbp_batch_should_defer(b, &mm->cpus, cpu, d.batch, &dd);
+	if (err)
+		return err;
+	if (tlbp_mm_flush_pending(&mm->flush))
+		s->st.migrations_with_flush_pending++;
+	if (pg->protnone)
+		sim_count_protnone_unmaps(s, mm, dd.defer, 1);
+	if (dd.defer)
+		err = tlbp_batch_add_pending(b, &mm->flush, &mm->cpus, flags, start, end, NULL);
+	else
+		err = tlbp_clear_flush(&mm->flush, &mm->cpus, &s->batch_cfg, flags, start, end,
+				       NULL);
+	if (!err)
+		err = tlbp_batch_flush(b, NULL);
+	if (err)
+		return err;
+	pg->node = (uint8_t)target;
+	s->cpu[cpu].acct.fault_ns += (uint64_t)s->p.v[P_MIGRATE_COPY_NS];
+	s->st.migrated_pages++;
+	s->st.migrate_calls++;
+	return 0;
 }

@@ -29,8 +29,40 @@ void sim_remove_migration_ptes(struct mm *m, uint64_t head, uint64_t nr);
 void sim_count_protnone_unmaps(struct sim *s, const struct mm *mm, bool deferred,
 			       uint64_t n);
 
+/* path_migrate.c: migrate_pages_batch() of one stack page @pg of @mm
+ * (mapcount 1, order 0) to node @target; 0 or -errno. */
+int sim_migrate_private_page(struct sim *s, unsigned int cpu, struct mm *mm,
+			     struct walk_page *pg, unsigned int target);
+
 /* path_fault.c */
 void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn);
+/* A hint fault of @t on page @vpn through tlbp_hint_fault_handle() with
+ * @ops over @ctx: its cost, and task_numa_fault()'s counts for the scan
+ * period (@local: the page was on @t's node; @private: @t took its last
+ * fault too). */
+void sim_hint_fault_run(struct sim *s, struct thread *t, const struct tlbp_hint_fault_ops *ops,
+			void *ctx, uint64_t vpn, bool local, bool private);
+/* The ops the model has nothing to do for: the PTL (one event runs at a
+ * time) and the accounting (sim_hint_fault_run() does it). */
+void sim_hint_op_nop(void *ctx);
+void sim_hint_op_account(void *ctx, int nid, unsigned int nr_pages, unsigned int flags);
+/*
+ * should_numa_migrate_memory()'s last-node test: may a fault from node
+ * @here migrate a folio of @mm whose last fault came from node @last - 1
+ * (@last 0: none)? Early in the mm's life (at most 4 scan sequences) the
+ * first fault does; after that only a second one in a row from the same
+ * node, so a page follows a thread that stays, not one passing through.
+ */
+static inline bool sim_last_node_allows(const struct mm *mm, unsigned int last, unsigned int here)
+{
+	return mm->scan_seq <= 4 || !last || last - 1 == here;
+}
+
+/* path_private_fault.c */
+/* Stack page @pg, just marked, takes its hint fault at @t's next access. */
+void sim_private_fault_queue(struct sim *s, struct thread *t, struct walk_page *pg);
+/* @t's next access: the stack pages' faults queued for it first. */
+void sim_private_faults(struct sim *s, struct thread *t);
 
 /* path_scan.c */
 /* The CPU of @mm's next pass: its next task in turn (task_numa_work). */

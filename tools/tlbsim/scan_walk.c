@@ -92,6 +92,21 @@ int scan_walk_add_read(struct vma_walk *w, const uint64_t *readers, unsigned int
 	return 0;
 }
 
+int scan_walk_private(struct vma_walk *w, uint64_t vpn, unsigned int node)
+{
+	struct walk_vma *v = w->nr ? &w->vma[w->nr - 1] : NULL;
+	unsigned int i, nr;
+
+	if (!v || v->private || node > UINT8_MAX ||
+	    (v->faulters != VMA_FAULTERS_OWN && v->faulters != VMA_FAULTERS_READ))
+		return -1;
+	nr = v->faulters == VMA_FAULTERS_OWN ? 1 : v->nr_read;
+	v->private = true;
+	for (i = 0; i < nr; i++)
+		v->page[i] = (struct walk_page){ .vpn = vpn + i, .node = (uint8_t)node };
+	return (int)nr;
+}
+
 int scan_walk_add_pages(struct vma_walk *w, uint64_t start, uint64_t end)
 {
 	const struct walk_vma *last = w->nr_paged ? &w->vma[w->paged[w->nr_paged - 1]] : NULL;
@@ -122,23 +137,39 @@ static uint64_t any_bit(struct sim *s, uint64_t mask)
 	return mask & -mask;
 }
 
+/* Page @i of @v, marked now, takes its fault by the task with bit @bit
+ * at that task's next access, if the page can migrate. */
+static void fault_soon(struct sim *s, const struct mm *mm, struct walk_vma *v, unsigned int i,
+		       uint64_t bit)
+{
+	if (!v->private)
+		return;
+	v->page[i].protnone = true;
+	sim_private_fault_queue(s, &s->thread[mm->first_thread + (unsigned int)__builtin_ctzll(bit)],
+				&v->page[i]);
+}
+
 /*
  * The bits of the tasks that fault on @v soon after it is marked. A page
  * its readers touch every sweep takes one hint fault, by whichever of them
  * touches it first, which maps it again for the rest: one bit a page, not
  * one a reader.
  */
-static uint64_t faulter_bits(struct sim *s, const struct walk_vma *v)
+static uint64_t faulter_bits(struct sim *s, const struct mm *mm, struct walk_vma *v)
 {
-	uint64_t bits = 0;
+	uint64_t bits = 0, bit;
 	unsigned int i;
 
 	switch (v->faulters) {
 	case VMA_FAULTERS_READ:
-		for (i = 0; i < v->nr_read; i++)
-			bits |= any_bit(s, v->readers[i]);
+		for (i = 0; i < v->nr_read; i++) {
+			bit = any_bit(s, v->readers[i]);
+			fault_soon(s, mm, v, i, bit);
+			bits |= bit;
+		}
 		return bits;
 	case VMA_FAULTERS_OWN:
+		fault_soon(s, mm, v, 0, task_bit(v->owner));
 		return task_bit(v->owner);
 	default:
 		return 0; /* modelled pages' bits come from their hint faults */
@@ -274,7 +305,7 @@ static bool vma_range(struct sim *s, struct mm *mm, struct walk_call *c)
 	/* change_pte_range(): a present PTE made PROT_NONE needs a flush
 	 * (pte_needs_flush()), one already PROT_NONE is skipped. Its
 	 * faulters map it again. */
-	bits = faulter_bits(s, v);
+	bits = faulter_bits(s, mm, v);
 	remapped = v->remapped;
 	v->remapped = bits != 0;
 	v->pids[1] |= bits;

@@ -33,6 +33,20 @@ struct scan_range {
 /* Pages of a VMA_FAULTERS_READ VMA with readers, at most */
 #define WALK_READ_PAGES_MAX 4
 
+/*
+ * A page of a stack the process maps alone (folio_mapcount() 1, order 0):
+ * a worker's, or main()'s frame that its workers read. Its hint faults
+ * can migrate it like any other page (path_private_fault.c).
+ */
+struct walk_page {
+	uint64_t vpn;        /* above the region's: its TLB key and flush range */
+	uint8_t node;        /* where it is */
+	uint8_t last_node;   /* its last hint fault's node plus one, 0: none */
+	uint8_t last_task;   /* and its task's index in the mm plus one */
+	bool protnone;       /* marked, not faulted on since */
+	bool queued;         /* its fault waits for the faulter's next access */
+};
+
 struct walk_vma {
 	enum vma_faulters faulters;
 	unsigned int owner;      /* VMA_FAULTERS_OWN: index of the task in its mm */
@@ -50,6 +64,10 @@ struct walk_vma {
 	 * marking (a fault, or the process's start), so marking changes a
 	 * PTE and the VMA's gather flushes. */
 	bool remapped;
+	/* Its pages can migrate (scan_walk_private()): page[0] for
+	 * VMA_FAULTERS_OWN, page[i] for reader page i otherwise. */
+	bool private;
+	struct walk_page page[WALK_READ_PAGES_MAX];
 };
 
 struct vma_walk {
@@ -94,6 +112,13 @@ int scan_walk_add(struct vma_walk *w, enum vma_faulters f, unsigned int owner);
  * its mm); -1 if the walk is full, @nr is 0 or above
  * WALK_READ_PAGES_MAX, or a page has no reader. */
 int scan_walk_add_read(struct vma_walk *w, const uint64_t *readers, unsigned int nr);
+/* The last VMA appended (VMA_FAULTERS_OWN or VMA_FAULTERS_READ) maps
+ * pages of its own, the process alone, on node @node at first: their
+ * hint faults (one per page per marking, by the task that faults it) can
+ * migrate them. They take the page numbers from @vpn on, above the mm's
+ * modelled pages. Returns how many it has, or -1 if the walk is empty or
+ * its last VMA is of another kind or private already. */
+int scan_walk_private(struct vma_walk *w, uint64_t vpn, unsigned int node);
 /* Appends a VMA (address order) that maps the mm's pages [@start, @end);
  * its bits come from their hint faults. -1 if the walk is full, the range
  * is empty or it does not lie above the last such VMA's. */

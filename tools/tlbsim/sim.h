@@ -217,6 +217,10 @@ struct flush_turns {
 	unsigned int *to_draw, nr_to_draw;
 };
 
+/* A task faults on its own stack's page and main()'s few frame pages. */
+#define PRIVATE_FAULTS_MAX 8
+struct walk_page;
+
 struct thread {
 	unsigned int cpu;
 	struct mm *mm;
@@ -250,6 +254,10 @@ struct thread {
 	uint64_t vma_fault_until; /* a fault under its VMA's lock ends */
 	/* That access's page state and TLB set, for the prefetches. */
 	const void *next_page, *next_set;
+	/* Stack pages the scanner marked that it faults on at its next
+	 * access (path_private_fault.c) */
+	struct walk_page *private_fault[PRIVATE_FAULTS_MAX];
+	unsigned int nr_private_faults;
 };
 
 /* Emulator-only policies that break a kernel rule on purpose, to prove the

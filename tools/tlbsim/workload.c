@@ -301,6 +301,7 @@ void sim_access(struct sim *s, unsigned int ti)
 	bool sweep = (int)s->p.v[P_PATTERN] == PATTERN_SWEEP;
 	double speed;
 
+	sim_private_faults(s, t);
 	if (!sweep)
 		touch(s, t, vpn);
 	else if ((pages = sweep_stretch(s, t, vpn, &vpn, &missed)) < stretch)
