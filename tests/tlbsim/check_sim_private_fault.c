@@ -77,17 +77,23 @@ static struct walk_page *stack(void)
 
 /* A call of thread 1 at @now that marks every VMA, a sequence; then
  * every thread's next access takes the faults queued for it. */
-static void mark_and_touch(uint64_t now)
+static void mark(uint64_t now)
 {
 	struct walk_call c;
 	struct scan_range r;
-	unsigned int t;
 
 	s->now = now;
 	scan_walk_begin(s, mm, &c, 1, 4 * TINY_PAGES);
 	while (scan_walk_next(s, mm, &c, &r))
 		if (scan_walk_marked(mm, &c, true))
 			break;
+}
+
+static void mark_and_touch(uint64_t now)
+{
+	unsigned int t;
+
+	mark(now);
 	for (t = 0; t < TINY_CPUS; t++)
 		sim_private_faults(s, &s->thread[t]);
 }
@@ -251,21 +257,11 @@ END_TEST
 START_TEST(test_stack_fault_queued_once)
 {
 	/* Two markings before the thread runs: one fault. */
-	struct walk_call c;
-	struct scan_range r;
-
 	s->thread[0].cpu = 2;
 	stack()->last_node = 2;
-	scan_walk_begin(s, mm, &c, 1, 4 * TINY_PAGES);
-	while (scan_walk_next(s, mm, &c, &r))
-		if (scan_walk_marked(mm, &c, true))
-			break;
+	mark(0);
 	ck_assert_uint_eq(mm->scan_seq, 6);
-	s->now = DELAY_NS + 1;
-	scan_walk_begin(s, mm, &c, 1, 4 * TINY_PAGES);
-	while (scan_walk_next(s, mm, &c, &r))
-		if (scan_walk_marked(mm, &c, true))
-			break;
+	mark(DELAY_NS + 1);
 	ck_assert_uint_eq(s->thread[0].nr_private_faults, 1);
 	sim_private_faults(s, &s->thread[0]);
 	ck_assert_uint_eq(s->st.hint_faults, 1);

@@ -106,9 +106,8 @@ static void private_fault(struct sim *s, struct thread *t, struct walk_page *pg)
 			   pg->node == s->cpu[t->cpu].node, private);
 }
 
-void sim_private_fault_queue(struct sim *s, struct thread *t, struct walk_page *pg)
+void sim_private_fault_queue(struct thread *t, struct walk_page *pg)
 {
-	(void)s;
 	/* Queued already, by this task or another: one fault maps it. */
 	if (pg->queued)
 		return;

@@ -60,7 +60,7 @@ static inline bool sim_last_node_allows(const struct mm *mm, unsigned int last, 
 
 /* path_private_fault.c */
 /* Stack page @pg, just marked, takes its hint fault at @t's next access. */
-void sim_private_fault_queue(struct sim *s, struct thread *t, struct walk_page *pg);
+void sim_private_fault_queue(struct thread *t, struct walk_page *pg);
 /* @t's next access: the stack pages' faults queued for it first. */
 void sim_private_faults(struct sim *s, struct thread *t);
 

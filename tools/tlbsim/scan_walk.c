@@ -145,7 +145,7 @@ static void fault_soon(struct sim *s, const struct mm *mm, struct walk_vma *v, u
 	if (!v->private)
 		return;
 	v->page[i].protnone = true;
-	sim_private_fault_queue(s, &s->thread[mm->first_thread + (unsigned int)__builtin_ctzll(bit)],
+	sim_private_fault_queue(&s->thread[mm->first_thread + (unsigned int)__builtin_ctzll(bit)],
 				&v->page[i]);
 }
 
