@@ -128,6 +128,12 @@ def record(a):
            'metrics': {}, 'host': host_info(markers)}
     if 'params' in markers:
         rec['params'].update({'workload_' + k: v for k, v in kv(markers['params']).items()})
+    # How long each snapshot's reads took (tools/testbed/tb_common.c): the
+    # vmstat and library counts of a window are this far apart at most.
+    span = {t: kv(markers['snap-span-' + t]).get('seconds')
+            for t in ('begin', 'end') if 'snap-span-' + t in markers}
+    if span:
+        rec['params']['snap_span_s'] = span
     warn = warnings(text)
     status = 'ok'
     if 'boot' not in markers:

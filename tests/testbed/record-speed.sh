@@ -3,7 +3,8 @@
 # scripts/testbed-report.py record and table on made-up console logs: a
 # run's "@@speed" line lands in its record's host part next to the host's
 # CPU, a probe that failed (-1) or never ran leaves no speed, and the
-# table's speed line takes the median over the runs that measured it.
+# table's speed line takes the median over the runs that measured it; the
+# snapshots' read spans land in the record's params.
 set -u
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 report="python3 ${top_srcdir:-.}/scripts/testbed-report.py"
@@ -44,4 +45,13 @@ expect '^guest speed over 2 of 3 runs: sweep_walk_ns_per_page 320.5 \[160.5-480.
 head -n 1 "$tmp/records.jsonl" | sed 's/, "host": {[^}]*{[^}]*}}//' >"$tmp/old.jsonl"
 out=$($report table "$tmp/old.jsonl")
 expect '^guest speed: not recorded (1 run)$' "records from before the probe say so"
+
+# The snapshots' read spans (tools/testbed/tb_common.c) land in params;
+# a log from before them has none.
+log "$tmp/4.log" '@@snap-span-begin seconds=0.002140'
+echo '@@snap-span-end seconds=0.000913' >>"$tmp/4.log"
+out=$(rec "$tmp/4.log" 4 | python3 -c 'import json,sys; print(json.load(sys.stdin)["params"]["snap_span_s"])')
+expect "^{'begin': 0.00214, 'end': 0.000913}\$" "the snapshots' read spans land in the record's params"
+out=$(sed -n 3p "$tmp/records.jsonl" | python3 -c 'import json,sys; print("snap_span_s" in json.load(sys.stdin)["params"])')
+expect '^False$' "a log without spans records none"
 [ "$fails" -eq 0 ]

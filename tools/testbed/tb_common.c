@@ -10,10 +10,15 @@
 #include <time.h>
 #include <unistd.h>
 
+/*
+ * The library's counters and /proc/vmstat are read one right after the
+ * other: their migration counts are compared (hint_migrated against
+ * numa_pages_migrated), and a storm moves both while a read waits.
+ */
 static const char *const snapshot_files[] = {
+	"/sys/kernel/debug/tlbpolicy/counters",
 	"/proc/vmstat",
 	"/proc/interrupts",
-	"/sys/kernel/debug/tlbpolicy/counters",
 };
 
 static int parse_cpulist(const char *s, cpu_set_t *set)
@@ -83,22 +88,50 @@ int tb_node_cpu(const struct tb_nodes *nodes, int node, int n)
 	return 0;
 }
 
+/* Room for one counter file's text: /proc/interrupts of 8 vCPUs is ~5 KiB. */
+#define TB_SNAP_MAX 65536
+#define TB_SNAP_FILES (sizeof(snapshot_files) / sizeof(snapshot_files[0]))
+
+/* Read the whole of @path into @buf; its length, or -1 if it cannot be opened. */
+static long snap_read(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	size_t n, len = 0;
+
+	if (!f)
+		return -1;
+	while (len < size && (n = fread(buf + len, 1, size - len, f)) > 0)
+		len += n;
+	if (len == size)
+		fprintf(stderr, "tb_snapshot: %s truncated at %zu bytes\n", path, size);
+	fclose(f);
+	return (long)len;
+}
+
+/*
+ * All the files are read before any is printed: printing goes to the
+ * guest's serial console, slow enough under TCG that a storm migrates
+ * thousands of pages between /proc/vmstat and the library's counters if
+ * each file is printed as it is read. @@snap-span-<tag> gives the read's
+ * duration, the bound on how far apart the files' counts are
+ * (docs/data/testbed-snapshot-order.md).
+ */
 void tb_snapshot(const char *tag)
 {
-	char buf[4096];
+	static char text[TB_SNAP_FILES][TB_SNAP_MAX];
+	long len[TB_SNAP_FILES];
+	double t0 = tb_now(), t1;
 
-	for (size_t i = 0; i < sizeof(snapshot_files) / sizeof(snapshot_files[0]); i++) {
-		FILE *f = fopen(snapshot_files[i], "r");
-		size_t n;
-
+	for (size_t i = 0; i < TB_SNAP_FILES; i++)
+		len[i] = snap_read(snapshot_files[i], text[i], sizeof(text[i]));
+	t1 = tb_now();
+	for (size_t i = 0; i < TB_SNAP_FILES; i++) {
 		printf("@@snap %s %s\n", tag, snapshot_files[i]);
-		if (f) {
-			while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-				fwrite(buf, 1, n, stdout);
-			fclose(f);
-		}
+		if (len[i] > 0)
+			fwrite(text[i], 1, (size_t)len[i], stdout);
 		printf("@@end\n");
 	}
+	printf("@@snap-span-%s seconds=%.6f\n", tag, t1 - t0);
 	fflush(stdout);
 }
 

@@ -29,7 +29,10 @@ int tb_pin_to_cpu(int cpu);
 /* The n-th CPU of a node, wrapping. */
 int tb_node_cpu(const struct tb_nodes *nodes, int node, int n);
 
-/* Print every counter file between "@@snap <tag> <file>" / "@@end" lines. */
+/*
+ * Read every counter file, then print each between "@@snap <tag> <file>" and
+ * "@@end" lines, then "@@snap-span-<tag> seconds=S": how long the reads took.
+ */
 void tb_snapshot(const char *tag);
 
 double tb_now(void);
