@@ -30,8 +30,10 @@ int tb_pin_to_cpu(int cpu);
 int tb_node_cpu(const struct tb_nodes *nodes, int node, int n);
 
 /*
- * Read every counter file, then print each between "@@snap <tag> <file>" and
- * "@@end" lines, then "@@snap-span-<tag> seconds=S": how long the reads took.
+ * Read the library's counters, /proc/vmstat, the library's counters again
+ * ("<file> (after vmstat)") and /proc/interrupts, then print each between
+ * "@@snap <tag> <file>" and "@@end" lines, then "@@snap-span-<tag>
+ * seconds=S": how long the reads took.
  */
 void tb_snapshot(const char *tag);
 
