@@ -129,12 +129,12 @@ def unhinted_bounds(b, e):
     migration still in flight at a snapshot (counted by vmstat, not yet
     by the library) moves the figure by one, at most one per CPU.
     In an order-0 cell every migration is one hint: 0 must lie within.
+    @b and @e are (vmstat, counters, counters after vmstat), parsed.
     Empty for logs without the second read (before 2026-12-06)."""
     def counts(snap):
-        v = vmstat(snap.get('/proc/vmstat', '')).get('numa_pages_migrated')
-        l1 = vmstat(snap.get(COUNTERS, '')).get('hint_migrated')
-        l2 = vmstat(snap.get(COUNTERS_AFTER, '')).get('hint_migrated')
-        return None if None in (v, l1, l2) else (v, l1, l2)
+        c = (snap[0].get('numa_pages_migrated'), snap[1].get('hint_migrated'),
+             snap[2].get('hint_migrated'))
+        return None if None in c else c
     cb, ce = counts(b), counts(e)
     if cb is None or ce is None:
         return {}
@@ -178,11 +178,11 @@ def record(a):
         for k in VMSTAT_KEYS:
             if k in ve:
                 m[k] = ve[k] - vb.get(k, 0)
-        cb = vmstat(b.get('/sys/kernel/debug/tlbpolicy/counters', ''))
-        ce = vmstat(e.get('/sys/kernel/debug/tlbpolicy/counters', ''))
+        cb, ce = vmstat(b.get(COUNTERS, '')), vmstat(e.get(COUNTERS, ''))
         for k in ce:
             m[k] = ce[k] - cb.get(k, 0)
-        m.update(unhinted_bounds(b, e))
+        m.update(unhinted_bounds((vb, cb, vmstat(b.get(COUNTERS_AFTER, ''))),
+                                 (ve, ce, vmstat(e.get(COUNTERS_AFTER, '')))))
         tb, te = tlb_irqs(b.get('/proc/interrupts', '')), tlb_irqs(e.get('/proc/interrupts', ''))
         if tb is not None and te is not None:
             m['tlb_irqs'] = te - tb
