@@ -47,10 +47,10 @@ static const struct { const char *sc; const char *const *kv; const char *what; }
 #define NR_UNSAFE_CASES (sizeof(unsafe_cases) / sizeof(unsafe_cases[0]))
 
 /*
- * Seeds a policy runs on: 3, or 1 to 3 from TLBP_ORACLE_SEEDS. CI's
- * valgrind run sets 1: what memcheck finds (an uninitialised read, a bad
- * free) does not hang on the seed, and the plain and sanitizer runs take
- * all three, where under valgrind they would take six minutes.
+ * Seeds a policy runs on: 3, or 1 to 3 from TLBP_ORACLE_SEEDS. CI sets 1
+ * for every build but the README's run (.ci/run, quick_tests): what
+ * valgrind, the sanitizers or another compiler find does not hang on the
+ * seed, and the README's run takes all three.
  */
 static uint64_t nr_seeds(void)
 {
@@ -126,9 +126,8 @@ END_TEST
 
 /*
  * The unsafe policies' races are a case of their own, tagged "long": each
- * run takes seconds, and runs the shipped code but for one flag. CI's
- * valgrind step leaves the tag out (CK_EXCLUDE_TAGS=long); the plain and
- * sanitizer runs take it.
+ * run takes seconds, and runs the shipped code but for one flag. CI leaves
+ * the tag out (CK_EXCLUDE_TAGS=long) of every build but the README's run.
  */
 static Suite *oracle_suite(void)
 {

@@ -584,9 +584,9 @@ static Suite *scenarios_suite(void)
 	/*
 	 * The testbed's whole-window runs, tagged "long": each takes seconds
 	 * (10 to 20 s a test here, and a loaded 2-core CI machine has taken
-	 * several times that; the timeout is for a hang). CI's valgrind step
-	 * leaves the tag out (CK_EXCLUDE_TAGS=long): the testbed's code runs
-	 * there in the oracle's shorter cases.
+	 * several times that; the timeout is for a hang). CI leaves the tag
+	 * out (CK_EXCLUDE_TAGS=long) of every build but the README's run: the
+	 * testbed's code runs there in the oracle's shorter cases.
 	 */
 	tcase_set_timeout(testbed, 300);
 	tcase_set_tags(testbed, "long");
