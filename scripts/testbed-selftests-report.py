@@ -122,6 +122,9 @@ def record(a):
            'qemu_rc': a.qemu_rc, 'host_seconds': a.host_seconds, 'log': a.log,
            'min_migrations': a.min_migrations, 'status': status, 'tests': tests,
            'integrity': integrity}
+    excluded = [c for c in a.exclude.split(',') if c]
+    if excluded:
+        rec['excluded_cases'] = excluded
     if mismatches:
         rec['mismatches'] = mismatches[:20]
     if warn:
@@ -211,6 +214,9 @@ def table(a):
     skips = {(n, t['reason']) for r in recs for n, t in r['tests'].items() if t['status'] == 'skip'}
     for n, why in sorted(skips):
         print('\n%s skipped: %s' % (n, why))
+    excluded = sorted({c for r in recs for c in r.get('excluded_cases', [])})
+    if excluded:
+        print('\nLeft out by request (--exclude): %s.' % ', '.join(excluded))
 
 
 def check(a):
@@ -232,6 +238,7 @@ def main():
     r.add_argument('--hint', required=True)
     r.add_argument('--split', required=True)
     r.add_argument('--tests', default='')
+    r.add_argument('--exclude', default='')
     r.add_argument('--min-migrations', type=int, default=100000)
     r.add_argument('--qemu-rc', type=int, default=0)
     r.add_argument('--host-seconds', type=int, default=0)

@@ -36,9 +36,11 @@ LOG
 
 record() { # name, log text, extra args
 	printf '%s\n' "$2" >"$tmp/$1.log"
-	$report record --log "$tmp/$1.log" --settings migrate:always --migrate always \
+	n=$1
+	shift 2
+	$report record --log "$tmp/$n.log" --settings migrate:always --migrate always \
 		--hint deferred --split batched --tests migration,hugepage-vmemmap \
-		--min-migrations 100000 >"$tmp/$1.jsonl"
+		--min-migrations 100000 "$@" >"$tmp/$n.jsonl"
 }
 
 record good "$(log "" 0 0 150000)"
@@ -48,6 +50,18 @@ grep -q '"reason": "Unable to determine huge page size"' "$tmp/good.jsonl" &&
 $report table "$tmp/good.jsonl" >"$tmp/table.md"
 grep -q "| migration | pass 1/1 |" "$tmp/table.md" &&
 	ok "the table shows a pass with its TAP count" || bad "table: $($report table "$tmp/good.jsonl" | head -3)"
+
+# Cases left out by request (testbed-selftests.sh --exclude, as --ci does)
+# are in the record and under the table, and are no failure.
+record excluded "$(log "" 0 0 150000)" --exclude migration.private_anon_htlb,migration.shared_anon_htlb
+grep -q '"excluded_cases": \["migration.private_anon_htlb", "migration.shared_anon_htlb"\]' "$tmp/excluded.jsonl" &&
+	ok "the record lists the cases left out" || bad "excluded cases not recorded: $(cat "$tmp/excluded.jsonl")"
+$report table "$tmp/excluded.jsonl" | grep -q "^Left out by request (--exclude): migration.private_anon_htlb, migration.shared_anon_htlb.$" &&
+	ok "the table says which cases were left out" || bad "table: $($report table "$tmp/excluded.jsonl" | tail -2)"
+$report check "$tmp/excluded.jsonl" >/dev/null 2>&1 &&
+	ok "a boot with cases left out passes" || bad "a boot with cases left out fails the check"
+grep -q excluded_cases "$tmp/good.jsonl" && bad "a record without --exclude lists excluded cases" ||
+	ok "a record without --exclude lists none"
 
 expect_fail() { # name, log text, message the check must print
 	record "$1" "$2"

@@ -3,15 +3,17 @@
 # Runs in the testbed guest (from /init, TB_WORKLOAD=selftests): the kernel's
 # own mm selftests, then the integrity storm, under the policies /init has
 # already set. Arguments (TB_ARGS): tests=a+b+c (default: every binary in
-# /bin/mm), integrity=yes|no, hvo=0|1 (HugeTLB Vmemmap Optimization, below)
-# and integrity's own key=value options.
+# /bin/mm), exclude=test.case+... (cases a test leaves out, by its
+# harness's -T), integrity=yes|no, hvo=0|1 (HugeTLB Vmemmap Optimization,
+# below) and integrity's own key=value options.
 # Everything the host parses is on "@@" lines:
 #   @@selftest name=N rc=R seconds=S     one per test (R=124: timed out)
 #   @@selftests-done
-tests="" integrity=yes hvo=0 iargs=""
+tests="" exclude="" integrity=yes hvo=0 iargs=""
 for a in "$@"; do
 	case $a in
 	tests=*) tests=$(echo "${a#tests=}" | tr + ' ') ;;
+	exclude=*) exclude=$(echo "${a#exclude=}" | tr + ' ') ;;
 	integrity=*) integrity=${a#integrity=} ;;
 	hvo=*) hvo=${a#hvo=} ;;
 	*) iargs="$iargs $a" ;;
@@ -55,6 +57,10 @@ args() {
 	# folios in its page cache for the file cases; tmpfs is one.
 	split_huge_page_test) echo "/tmp" ;;
 	esac
+	# The kselftest harness's "-T name": leave that case out.
+	for e in $exclude; do
+		[ "${e%%.*}" = "$1" ] && echo "-T ${e#*.}"
+	done
 }
 # hugetlb pages for the tests that need them (migration's hugetlb cases,
 # cow, hugepage-vmemmap); compaction_test sets its own count.
