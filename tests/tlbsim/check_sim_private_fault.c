@@ -5,7 +5,10 @@
  * (task_numa_work()), the thread's next touch takes a hint fault
  * (do_numa_page()), should_numa_migrate_memory() lets it migrate only on
  * a second fault in a row from the same node once the mm is past its
- * fourth scan sequence, and try_to_migrate_one() unmaps the page, which
+ * fourth scan sequence (a page another task faulted last: as the task's
+ * numa_group says, tests/tlbsim/check_sim_numa_group.c), a fault on a
+ * page already local records nothing in its last_cpupid (mpol_misplaced()
+ * returns first), and try_to_migrate_one() unmaps the page, which
  * only this process maps (folio_mapcount() 1), with the batch or with
  * ptep_clear_flush() as the migrate policy says. A PROT_NONE PTE is
  * accessible only while the mm's tlb_flush_pending is up: only then does
@@ -16,6 +19,7 @@
  */
 #include <stdlib.h>
 #include <check.h>
+#include "numa_group.h"
 #include "paths.h"
 #include "scan_walk.h"
 #include "sim.h"
@@ -52,6 +56,7 @@ static void setup(void)
 	mm = &s->mm[0];
 	s->p.v[P_SCAN_DELAY_MS] = 1000;
 	s->p.v[P_MIGRATE_FILTER] = FILTER_LAST_NODE;
+	ck_assert_int_eq(sim_numa_groups_init(s), 0);
 	mm->walk = scan_walk_new(3);
 	ck_assert_ptr_nonnull(mm->walk);
 	ck_assert_int_eq(scan_walk_add(mm->walk, VMA_FAULTERS_OWN, 0), 0);
@@ -101,6 +106,7 @@ static void mark_and_touch(uint64_t now)
 START_TEST(test_stack_page_follows_its_thread_on_the_second_fault)
 {
 	stack()->last_node = 1; /* its thread ran on node 0 */
+	stack()->last_task = 1;
 	s->thread[0].cpu = 2;   /* and moved to node 1 */
 	mark_and_touch(0);
 	ck_assert_uint_eq(s->st.hint_faults, 1);
@@ -124,6 +130,7 @@ START_TEST(test_stack_page_migrates_on_the_first_fault_early)
 	/* numa_scan_seq <= 4: the first fault of the task migrates. */
 	mm->scan_seq = 2;
 	stack()->last_node = 1;
+	stack()->last_task = 1;
 	s->thread[0].cpu = 3;
 	mark_and_touch(0);
 	ck_assert_uint_eq(s->st.migrated_pages, 1);
@@ -138,6 +145,7 @@ static void migrate_stack(enum tlbp_migrate_batch_policy policy, bool pending)
 {
 	s->policy.migrate = policy;
 	stack()->last_node = 2;
+	stack()->last_task = 1;
 	s->thread[0].cpu = 2;
 	if (pending)
 		tlbp_mm_inc_flush_pending(&mm->flush);
@@ -208,34 +216,75 @@ static struct walk_page *frame_read_by(struct vma_walk *w, uint64_t readers)
 	return &w->vma[w->nr - 1].page[0];
 }
 
-START_TEST(test_frame_page_migrates_only_on_private_faults)
+/* Only main()'s frame, on node 1, task @last's fault the page's last. */
+static struct walk_page *frame_faulted_by(unsigned int last)
 {
 	struct vma_walk *w = scan_walk_new(1);
 	struct walk_page *pg;
-	unsigned int i;
 
 	ck_assert_ptr_nonnull(w);
 	free(mm->walk);
 	mm->walk = w;
-	/* Tasks 0 and 2 (nodes 0 and 1) take turns: each fault after the
-	 * other's is shared, and never migrates the page. */
 	pg = frame_read_by(w, 1u << 0);
 	pg->node = 1;
-	pg->last_node = 2; /* task 2 on node 1 faulted last */
-	pg->last_task = 3;
-	for (i = 0; i < 4; i++) {
-		w->vma[0].readers[0] = 1u << (i % 2 ? 2 : 0);
-		mark_and_touch((i + 1) * DELAY_NS);
-	}
-	ck_assert_uint_eq(s->st.hint_faults, 4);
+	pg->last_task = (uint8_t)(last + 1);
+	pg->last_node = (uint8_t)(s->cpu[s->thread[last].cpu].node + 1);
+	pg->last_cpu = (uint16_t)s->thread[last].cpu;
+	return pg;
+}
+
+START_TEST(test_frame_page_local_faults_record_nothing)
+{
+	struct walk_page *pg = frame_faulted_by(2);
+	struct vma_walk *w = mm->walk;
+
+	/* Task 0 (node 0) after task 2 (node 1): shared, from another node:
+	 * stays, and the page's last_cpupid is task 0's now. */
+	mark_and_touch(DELAY_NS);
 	ck_assert_uint_eq(s->st.migrated_pages, 0);
-	/* Task 0 twice in a row from node 0: a private fault, migrates. */
+	ck_assert_uint_eq(pg->last_task, 1);
+	ck_assert_int_eq(sim_numa_group_of(s, &s->thread[0]), 0);
+	/* Task 2, where the page is: a local fault, which records nothing. */
+	w->vma[0].readers[0] = 1u << 2;
+	mark_and_touch(2 * DELAY_NS);
+	ck_assert_uint_eq(s->st.hint_faults, 2);
+	ck_assert_uint_eq(pg->last_task, 1);
+	ck_assert_uint_eq(pg->last_node, 1);
+	/* So task 0's next fault is private, from node 0 again: migrates. */
 	w->vma[0].readers[0] = 1u << 0;
-	mark_and_touch(5 * DELAY_NS);
-	ck_assert_uint_eq(s->st.migrated_pages, 0); /* follows task 2's */
-	mark_and_touch(6 * DELAY_NS);
+	mark_and_touch(3 * DELAY_NS);
 	ck_assert_uint_eq(s->st.migrated_pages, 1);
 	ck_assert_uint_eq(pg->node, 0);
+}
+END_TEST
+
+START_TEST(test_frame_page_first_shared_fault_migrates)
+{
+	/* Task 1 on node 0 faulted last; task 0, with no group yet, takes
+	 * the page to node 0 and has a group after. */
+	struct walk_page *pg = frame_faulted_by(1);
+
+	mark_and_touch(DELAY_NS);
+	ck_assert_uint_eq(s->st.migrated_pages, 1);
+	ck_assert_uint_eq(pg->node, 0);
+	ck_assert_int_eq(sim_numa_group_of(s, &s->thread[0]), 0);
+	ck_assert_uint_eq(s->st.violations, 0);
+}
+END_TEST
+
+START_TEST(test_frame_page_grouped_task_asks_its_group)
+{
+	struct numa_last after3 = { 3, 1, 3 }, after2 = { 2, 1, 2 };
+	struct walk_page *pg = frame_faulted_by(1);
+
+	/* Tasks 0 and 2 in one group that has counted nothing yet. */
+	sim_numa_task_fault(s, &s->thread[2], &after3, 1, 1);
+	sim_numa_task_fault(s, &s->thread[0], &after2, 0, 1);
+	ck_assert_int_eq(sim_numa_group_of(s, &s->thread[0]), 2);
+	mark_and_touch(DELAY_NS);
+	ck_assert_uint_eq(s->st.hint_faults, 1);
+	ck_assert_uint_eq(s->st.migrated_pages, 0);
+	ck_assert_uint_eq(pg->node, 1);
 }
 END_TEST
 
@@ -259,6 +308,7 @@ START_TEST(test_stack_fault_queued_once)
 	/* Two markings before the thread runs: one fault. */
 	s->thread[0].cpu = 2;
 	stack()->last_node = 2;
+	stack()->last_task = 1;
 	mark(0);
 	ck_assert_uint_eq(mm->scan_seq, 6);
 	mark(DELAY_NS + 1);
@@ -303,7 +353,9 @@ static Suite *private_fault_suite(void)
 	tcase_add_test(tc, test_stack_page_batched_only_counts_while_pending);
 	tcase_add_test(tc, test_stack_page_batched_while_pending);
 	tcase_add_test(tc, test_stack_page_eager_map_unmaps_a_present_pte);
-	tcase_add_test(tc, test_frame_page_migrates_only_on_private_faults);
+	tcase_add_test(tc, test_frame_page_local_faults_record_nothing);
+	tcase_add_test(tc, test_frame_page_first_shared_fault_migrates);
+	tcase_add_test(tc, test_frame_page_grouped_task_asks_its_group);
 	tcase_add_test(tc, test_shared_page_faults_but_never_migrates);
 	tcase_add_test(tc, test_stack_fault_queued_once);
 	tcase_add_test(tc, test_private_refuses_other_vmas);

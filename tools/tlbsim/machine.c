@@ -4,6 +4,7 @@
 #include <string.h>
 #include "flush_turn.h"
 #include "hugemem.h"
+#include "numa_group.h"
 #include "tlb_qemu.h"
 #include "sim.h"
 
@@ -118,6 +119,7 @@ void sim_free(struct sim *s)
 		free(s->obj[i].page);
 		free(s->obj[i].pte_more);
 	}
+	sim_numa_groups_free(s);
 	free(s->cpu);
 	free(s->thread);
 	free(s->mm);

@@ -8,8 +8,7 @@
 #include "sim.h"
 
 struct fault_ctx {
-	struct sim *s;
-	struct thread *t;
+	struct hint_who who; /* first: the account op reads it */
 	struct mm *mm;
 	uint64_t vpn;
 	uint8_t orig_pte;
@@ -22,10 +21,10 @@ void sim_hint_op_nop(void *ctx)
 
 void sim_hint_op_account(void *ctx, int nid, unsigned int nr_pages, unsigned int flags)
 {
-	(void)ctx;
-	(void)nid;
-	(void)nr_pages;
+	struct hint_who *who = ctx;
+
 	(void)flags;
+	sim_numa_task_fault(who->s, who->t, &who->last, (unsigned int)nid, nr_pages);
 }
 
 static bool f_pte_unchanged(void *ctx)
@@ -46,26 +45,26 @@ static bool f_find_folio(void *ctx, struct tlbp_hint_folio *folio)
 }
 
 /*
- * should_numa_migrate_memory() (kernel/sched/fair.c, 6.12) for a private
- * folio faulted remotely by the task that faulted it last: records this
- * fault's node and says whether a migration to it may go ahead
- * (sim_last_node_allows()).
+ * should_numa_migrate_memory() (kernel/sched/fair.c, 6.12) for a remote
+ * fault on a region folio: records this fault in its last_cpupid and
+ * says whether a migration may go ahead (sim_numa_should_migrate()).
+ * Each thread writes only its own part of the region, so a region
+ * folio's last fault, when it has one, was this task's.
  */
-static bool last_node_allows(struct fault_ctx *f, unsigned int here)
+static bool last_node_allows(struct fault_ctx *f, unsigned int src, unsigned int here)
 {
 	struct folio_page *fp = &f->mm->obj->page[folio_head(f->mm, f->vpn)];
-	unsigned int last = folio_last_node(fp);
 
 	folio_set_last_node(fp, here + 1);
-	return sim_last_node_allows(f->mm, last, here);
+	return sim_numa_should_migrate(f->who.s, f->who.t, &f->who.last, src, here);
 }
 
 static int f_target_node(void *ctx, const struct tlbp_hint_folio *folio,
 			 unsigned int *flags)
 {
 	struct fault_ctx *f = ctx;
-	struct sim *s = f->s;
-	unsigned int here = s->cpu[f->t->cpu].node;
+	struct sim *s = f->who.s;
+	unsigned int here = s->cpu[f->who.t->cpu].node;
 
 	if (f->mm->obj->nr_mappers > 1)
 		*flags |= TLBP_TNF_SHARED;
@@ -78,7 +77,7 @@ static int f_target_node(void *ctx, const struct tlbp_hint_folio *folio,
 		 */
 		if ((unsigned int)folio->nid == here)
 			return TLBP_NUMA_NO_NODE;
-		return last_node_allows(f, here) ? (int)here : TLBP_NUMA_NO_NODE;
+		return last_node_allows(f, (unsigned int)folio->nid, here) ? (int)here : TLBP_NUMA_NO_NODE;
 	}
 	if ((unsigned int)folio->nid == here)
 		return TLBP_NUMA_NO_NODE;
@@ -125,7 +124,7 @@ static unsigned int split_partial(struct fault_ctx *f, uint64_t *vpns, unsigned 
 
 	if (!marked) {
 		/* Only partly mapped, with split_partial_thp's halves. */
-		if (nr == 1 || !f->s->p.v[P_SPLIT_PARTIAL_THP])
+		if (nr == 1 || !f->who.s->p.v[P_SPLIT_PARTIAL_THP])
 			return 0;
 		for (v = head; v < head + nr; v++)
 			if (*pte_of(mm, v) & (PTE_PRESENT | PTE_PROTNONE))
@@ -133,13 +132,13 @@ static unsigned int split_partial(struct fault_ctx *f, uint64_t *vpns, unsigned 
 		if (mapped == nr)
 			return 0;
 	}
-	if (nr <= 2 || mm->obj->nr_mappers > 1 || sim_split_folio(f->s, f->t->cpu, mm, head))
+	if (nr <= 2 || mm->obj->nr_mappers > 1 || sim_split_folio(f->who.s, f->who.t->cpu, mm, head))
 		return 0;
 	mapped = 0;
 	for (v = head; v < head + nr && mapped < max; v++)
 		if (*pte_of(mm, v) & PTE_PRESENT)
 			vpns[mapped++] = v;
-	f->s->st.migrated_pages += nr - mapped;
+	f->who.s->st.migrated_pages += nr - mapped;
 	return mapped;
 }
 
@@ -159,14 +158,14 @@ static int f_migrate(void *ctx, const struct tlbp_hint_folio *folio, int target)
 		vpns[0] = f->vpn;
 		n = 1;
 	}
-	err = sim_migrate_folios(f->s, f->t->cpu, f->mm, vpns, n,
+	err = sim_migrate_folios(f->who.s, f->who.t->cpu, f->mm, vpns, n,
 				 (unsigned int)target, TLBP_MR_NUMA_MISPLACED);
 	if (err) {
-		f->s->st.migrate_failed++;
+		f->who.s->st.migrate_failed++;
 		return err;
 	}
 	if (f->mm->nr_calls)
-		f->s->st.migrations_during_pass[sim_scan_origin(f->mm, f->vpn)]++;
+		f->who.s->st.migrations_during_pass[sim_scan_origin(f->mm, f->vpn)]++;
 	return 0;
 }
 
@@ -224,7 +223,11 @@ void sim_hint_fault_run(struct sim *s, struct thread *t, const struct tlbp_hint_
 
 void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn)
 {
-	struct fault_ctx f = { s, t, t->mm, vpn, *pte_of(t->mm, vpn) };
+	unsigned int last = folio_last_node(&t->mm->obj->page[folio_head(t->mm, vpn)]);
+	struct fault_ctx f = {
+		.who = { s, t, { last ? (int)(t - s->thread) : -1, last - 1, t->cpu } },
+		.mm = t->mm, .vpn = vpn, .orig_pte = *pte_of(t->mm, vpn),
+	};
 	/* TNF_FAULT_LOCAL: where the page was when the fault came. */
 	bool local = t->mm->obj->page[vpn].node == s->cpu[t->cpu].node;
 

@@ -14,10 +14,8 @@
 #include "sim.h"
 
 struct private_fault {
-	struct sim *s;
-	struct thread *t;
+	struct hint_who who; /* first: the account op reads it */
 	struct walk_page *pg;
-	bool shared; /* the page's last fault was another task's */
 };
 
 static bool p_pte_unchanged(void *ctx)
@@ -37,27 +35,29 @@ static bool p_find_folio(void *ctx, struct tlbp_hint_folio *folio)
 }
 
 /*
- * The region's filter (path_fault.c). A page of main()'s frame is read by
- * workers on both nodes: a fault after another task's is a shared one,
- * which 6.12 migrates only toward a node the task's numa_group faults on
- * more than the page's, by 4 to 3 weighted by the task's own faults
- * (should_numa_migrate_memory()). The testbed's group runs four workers
- * a node, each faulting mostly on its own node's memory: the model
- * migrates on private faults only.
+ * The region's filter (path_fault.c), with the page's last task: a page
+ * of main()'s frame is read by workers on both nodes, so a fault after
+ * another task's is a shared one, which 6.12 migrates if the task has no
+ * numa_group yet (its first shared fault) and after that as its group's
+ * fault statistics say (sim_numa_should_migrate()). A local fault records
+ * nothing, as for the region.
  */
 static int p_target_node(void *ctx, const struct tlbp_hint_folio *folio, unsigned int *flags)
 {
 	struct private_fault *f = ctx;
-	struct sim *s = f->s;
-	unsigned int here = s->cpu[f->t->cpu].node, last = f->pg->last_node;
+	struct sim *s = f->who.s;
+	struct thread *t = f->who.t;
+	unsigned int here = s->cpu[t->cpu].node;
 
 	(void)flags;
 	if ((unsigned int)folio->nid == here)
 		return TLBP_NUMA_NO_NODE;
 	if ((int)s->p.v[P_MIGRATE_FILTER] == FILTER_LAST_NODE) {
 		f->pg->last_node = (uint8_t)(here + 1);
-		return !f->shared && sim_last_node_allows(f->t->mm, last, here) ? (int)here :
-										  TLBP_NUMA_NO_NODE;
+		f->pg->last_task = (uint8_t)((t - s->thread) - t->mm->first_thread + 1);
+		f->pg->last_cpu = (uint16_t)t->cpu;
+		return sim_numa_should_migrate(s, t, &f->who.last, (unsigned int)folio->nid, here) ?
+			       (int)here : TLBP_NUMA_NO_NODE;
 	}
 	return rng_unit(&s->rng) < s->p.v[P_MIGRATE_PROB] ? (int)here : TLBP_NUMA_NO_NODE;
 }
@@ -75,7 +75,7 @@ static int p_migrate(void *ctx, const struct tlbp_hint_folio *folio, int target)
 	struct private_fault *f = ctx;
 
 	(void)folio;
-	return sim_migrate_private_page(f->s, f->t->cpu, f->t->mm, f->pg, (unsigned int)target);
+	return sim_migrate_private_page(f->who.s, f->who.t->cpu, f->who.t->mm, f->pg, (unsigned int)target);
 }
 
 static void p_map(void *ctx)
@@ -95,15 +95,16 @@ static const struct tlbp_hint_fault_ops private_fault_ops = {
 /* One fault of @t on @pg, which the scanner marked. */
 static void private_fault(struct sim *s, struct thread *t, struct walk_page *pg)
 {
-	/* cpupid's pid half: the fault is private if the same task took the
-	 * page's last one, shared if another did. */
-	uint8_t task_plus_one = (uint8_t)((t - s->thread) - t->mm->first_thread + 1);
-	bool private = pg->last_task == task_plus_one;
-	struct private_fault f = { s, t, pg, !private && pg->last_task };
+	/* last_cpupid's pid half: the fault is private if no task or the
+	 * same one took the page's last remote fault, shared if another did
+	 * (task_numa_fault()). */
+	int last = pg->last_task ? (int)(t->mm->first_thread + pg->last_task - 1U) : -1;
+	struct private_fault f = {
+		.who = { s, t, { last, pg->last_node - 1U, pg->last_cpu } }, .pg = pg,
+	};
 
-	pg->last_task = task_plus_one;
 	sim_hint_fault_run(s, t, &private_fault_ops, &f, pg->vpn,
-			   pg->node == s->cpu[t->cpu].node, private);
+			   pg->node == s->cpu[t->cpu].node, last < 0 || last == (int)(t - s->thread));
 }
 
 void sim_private_fault_queue(struct thread *t, struct walk_page *pg)

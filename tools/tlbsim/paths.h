@@ -7,6 +7,7 @@
 #define TLBSIM_PATHS_H
 
 #include <stdint.h>
+#include "numa_group.h"
 #include "sim.h"
 
 /* Registers every path's event handlers (and the scanner's end hook). */
@@ -42,21 +43,21 @@ void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn);
  * fault too). */
 void sim_hint_fault_run(struct sim *s, struct thread *t, const struct tlbp_hint_fault_ops *ops,
 			void *ctx, uint64_t vpn, bool local, bool private);
-/* The ops the model has nothing to do for: the PTL (one event runs at a
- * time) and the accounting (sim_hint_fault_run() does it). */
-void sim_hint_op_nop(void *ctx);
-void sim_hint_op_account(void *ctx, int nid, unsigned int nr_pages, unsigned int flags);
 /*
- * should_numa_migrate_memory()'s last-node test: may a fault from node
- * @here migrate a folio of @mm whose last fault came from node @last - 1
- * (@last 0: none)? Early in the mm's life (at most 4 scan sequences) the
- * first fault does; after that only a second one in a row from the same
- * node, so a page follows a thread that stays, not one passing through.
+ * The head of every hint-fault ops ctx: the faulting task and what the
+ * folio's last_cpupid held before the fault, for the account op.
  */
-static inline bool sim_last_node_allows(const struct mm *mm, unsigned int last, unsigned int here)
-{
-	return mm->scan_seq <= 4 || !last || last - 1 == here;
-}
+struct hint_who {
+	struct sim *s;
+	struct thread *t;
+	struct numa_last last;
+};
+/* The lock ops: the model has nothing to do for the PTL (one event runs
+ * at a time). */
+void sim_hint_op_nop(void *ctx);
+/* The account op, task_numa_fault(): sim_numa_task_fault() for the
+ * struct hint_who @ctx starts with. */
+void sim_hint_op_account(void *ctx, int nid, unsigned int nr_pages, unsigned int flags);
 
 /* path_private_fault.c */
 /* Stack page @pg, just marked, takes its hint fault at @t's next access. */

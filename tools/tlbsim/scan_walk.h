@@ -43,6 +43,7 @@ struct walk_page {
 	uint8_t node;        /* where it is */
 	uint8_t last_node;   /* its last hint fault's node plus one, 0: none */
 	uint8_t last_task;   /* and its task's index in the mm plus one */
+	uint16_t last_cpu;   /* and its CPU */
 	bool protnone;       /* marked, not faulted on since */
 	bool queued;         /* its fault waits for the faulter's next access */
 };

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "engine.h"
+#include "numa_group.h"
 #include "scan_walk.h"
 #include "paths.h"
 #include "profile.h"
@@ -244,6 +245,8 @@ static int build(struct sim *s, unsigned int moving, unsigned int stable)
 		for (v = t->slice_start; v < t->slice_start + t->slice_pages; v++)
 			o->page[v].node = (uint8_t)s->cpu[t->cpu].node;
 	}
+	if (sim_numa_groups_init(s))
+		return -1;
 	/* A moving thread also runs on its partner's CPU, where it goes
 	 * when both are due first; move_to() adds any other it takes. */
 	for (i = 0; i + 1 < moving; i += 2) {

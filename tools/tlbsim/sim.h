@@ -390,6 +390,9 @@ struct sim {
 	struct mm *mm;
 	struct object *obj;
 	unsigned int nr_objs;
+	/* The tasks' NUMA fault statistics and groups (numa_group.c), where
+	 * the scenario's migrate filter reads them; else NULL. */
+	struct numa_groups *numa;
 	const struct tlbp_flush_ops *flush_ops;
 	/* The back-end's architecture profile: per-CPU unmap batches and
 	 * unbatched clear-and-flush (its range_ceiling) alike. */
