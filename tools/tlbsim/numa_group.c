@@ -150,7 +150,7 @@ static void group_join(struct sim *s, unsigned int me, const struct numa_last *l
 	if (theirs < 0 || theirs == mine)
 		return;
 	if (g->nr_tasks[mine] > g->nr_tasks[theirs] ||
-	    (g->nr_tasks[mine] == g->nr_tasks[theirs] && mine > theirs))
+	    (mine > theirs && g->nr_tasks[mine] == g->nr_tasks[theirs]))
 		return;
 	g->nr_tasks[mine]--;
 	g->nr_tasks[theirs]++;
