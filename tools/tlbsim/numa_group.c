@@ -84,15 +84,30 @@ int sim_numa_group_of(const struct sim *s, const struct thread *t)
 	return s->numa ? s->numa->task[task_index(s, t)].group : -1;
 }
 
-/* group_faults_cpu() (@kind STAT_CPU) or group_faults() (STAT_MEM). */
-static uint64_t group_faults(const struct sim *s, int group, unsigned int node, int kind)
+/* group_faults_cpu() and group_faults() of a group on a migration's two
+ * nodes, summed over its tasks in one pass. */
+struct group_faults {
+	uint64_t cpu_src, cpu_dst, mem_src, mem_dst;
+};
+
+static struct group_faults group_faults(const struct sim *s, int group,
+					unsigned int src, unsigned int dst)
 {
-	uint64_t sum = 0;
+	struct group_faults sum = { 0 };
 	unsigned int i;
 
-	for (i = 0; i < s->nr_threads; i++)
-		if (s->numa->task[i].group == group)
-			sum += stats(s, i, node)[kind];
+	for (i = 0; i < s->nr_threads; i++) {
+		const uint64_t *from, *to;
+
+		if (s->numa->task[i].group != group)
+			continue;
+		from = stats(s, i, src);
+		to = stats(s, i, dst);
+		sum.cpu_src += from[STAT_CPU];
+		sum.mem_src += from[STAT_MEM];
+		sum.cpu_dst += to[STAT_CPU];
+		sum.mem_dst += to[STAT_MEM];
+	}
 	return sum;
 }
 
@@ -102,7 +117,7 @@ bool sim_numa_should_migrate(const struct sim *s, const struct thread *t,
 	bool unset = last->task < 0;
 	bool private = !unset && (unsigned int)last->task == task_index(s, t);
 	int group = sim_numa_group_of(s, t);
-	uint64_t cpu_dst, cpu_src;
+	struct group_faults g;
 
 	/* First faults and private ones migrate at once early in the task's
 	 * life (numa_preferred_nid is set after its first placement with
@@ -117,13 +132,11 @@ bool sim_numa_should_migrate(const struct sim *s, const struct thread *t,
 	/* A shared or first fault, and the task has no group yet. */
 	if (group < 0)
 		return true;
-	cpu_dst = group_faults(s, group, dst, STAT_CPU);
-	cpu_src = group_faults(s, group, src, STAT_CPU);
-	if (cpu_dst > cpu_src * ACTIVE_NODE_FRACTION)
+	g = group_faults(s, group, src, dst);
+	if (g.cpu_dst > g.cpu_src * ACTIVE_NODE_FRACTION)
 		return true;
 	/* CPU use over memory use, with 3/4 hysteresis. */
-	return cpu_dst * group_faults(s, group, src, STAT_MEM) * 3 >
-	       cpu_src * group_faults(s, group, dst, STAT_MEM) * 4;
+	return g.cpu_dst * g.mem_src * 3 > g.cpu_src * g.mem_dst * 4;
 }
 
 /*
