@@ -611,6 +611,75 @@ START_TEST(test_scan_calls_overlap_over_a_walk)
 }
 END_TEST
 
+/* The time of @thread's scheduled access, or UINT64_MAX if none is. */
+static uint64_t access_at(const struct sim *s, unsigned int thread)
+{
+	size_t i;
+
+	for (i = 0; i < s->heap.len; i++)
+		if (s->heap.ev[i].kind == EV_ACCESS && s->heap.ev[i].arg == thread)
+			return s->heap.ev[i].time;
+	return UINT64_MAX;
+}
+
+/*
+ * task_numa_work() runs as task_work on its task's return to user space
+ * (task_tick_numa() queues it), so the task touches none of its memory
+ * until the call returns, flush waits and all: an access that comes
+ * while its own call runs waits for the call's end, while the other
+ * tasks go on. The call's lost CPU time went by while it waited and is
+ * not charged to it again.
+ */
+START_TEST(test_scan_task_accesses_nothing_during_its_own_call)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct mm *mm = &s->mm[0];
+	struct thread *t = &s->thread[0];
+	unsigned int steps = 0;
+
+	s->p.v[P_SCAN_OVERHEAD_RATIO] = 32; /* tasks' ticks modelled */
+	s->p.v[P_PATTERN] = PATTERN_SWEEP;
+	s->p.v[P_SWEEP_SAMPLE_PAGES] = 16;
+	mm->walk = scan_walk_new(1);
+	ck_assert_ptr_nonnull(mm->walk);
+	ck_assert_int_eq(scan_walk_add_pages(mm->walk, NR_PAGES / 2, NR_PAGES), 0);
+	s->this_cpu = 0;
+	mm->scan_thread = 0;
+	sim_scan_start(s, mm);
+	ck_assert_uint_eq(mm->nr_calls, 1);
+	ck_assert_uint_eq(mm->call[0].task, 0);
+	ck_assert(sim_scan_in_own_call(s, 0));
+	ck_assert(!sim_scan_in_own_call(s, 1));
+	*pte_of(mm, 5) = PTE_PROTNONE;
+	*pte_of(mm, 105) = PTE_PROTNONE;
+	t->next_vpn = 16;               /* would write pages 1 to 16 */
+	s->thread[1].next_vpn = 116;    /* pages 101 to 116 */
+	sim_access(s, 0);
+	ck_assert(t->parked);
+	ck_assert_uint_eq(s->st.hint_faults, 0);
+	ck_assert_uint_eq(t->local + t->remote, 0);
+	ck_assert_uint_eq(access_at(s, 0), UINT64_MAX);
+	s->this_cpu = 1;
+	sim_access(s, 1);               /* another task runs on */
+	ck_assert_uint_eq(s->st.hint_faults, 1);
+	ck_assert(!s->thread[1].parked);
+	s->this_cpu = 0;
+	while (mm->nr_calls && steps++ < 16) {
+		s->now += 1000000;
+		sim_scan_table(s, mm, 0);
+	}
+	ck_assert_uint_eq(mm->nr_calls, 0);
+	ck_assert(!t->parked);
+	ck_assert_uint_eq(access_at(s, 0), s->now);
+	ck_assert_uint_gt(sim_cpu_lost_ns(&s->cpu[0]), 0); /* the call's own work */
+	ck_assert_uint_eq(t->lost_seen_ns, sim_cpu_lost_ns(&s->cpu[0]));
+	sim_access(s, 0);               /* now it faults */
+	ck_assert_uint_eq(s->st.hint_faults, 2);
+	ck_assert_int_eq(*pte_of(mm, 5), PTE_PRESENT);
+	tiny_destroy(s);
+}
+END_TEST
+
 /*
  * update_task_scan_period() backs off (doubles the period) when a task
  * had no local and no shared hint fault since the last update, and puts
@@ -1326,6 +1395,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_scan_pending_lasts_through_the_final_flush);
 	tcase_add_test(tc, test_scan_end_during_the_final_flush_drops_pending);
 	tcase_add_test(tc, test_scan_calls_overlap_over_a_walk);
+	tcase_add_test(tc, test_scan_task_accesses_nothing_during_its_own_call);
 	tcase_add_test(tc, test_scan_period_backs_off_on_remote_private_faults);
 	tcase_add_test(tc, test_scan_task_updates_its_period_at_its_next_fault);
 	tcase_add_test(tc, test_oracle_safe_migration_flushes_pending_gather);

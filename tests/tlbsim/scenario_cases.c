@@ -62,14 +62,16 @@ const char *const small_testbed[] = { "slice_mib=3", "stable_mib=7", "warmup_s=0
 					      "duration_s=3.5", "switch_ms=700", NULL };
 /* ... with passes long enough that a thread, just moved to a CPU that does
  * not cache its slice, faults on marked pages its old CPU still caches,
- * jiffies at full speed, so that passes come often in 4 s, moves 1.2 s
- * apart (a move must fall inside a pass: with the flushes of every VMA a
- * call marks, moves every 0.7 s left no race in this window, and since
- * the flush round trip is the seven-CPU one, moves every 1.5 s left none
- * either; 1.2 s catches every unsafe policy on seeds 1 to 3), and TLBs
- * that keep every page they are given: qemu's sizes hold too few of the
- * old CPU's pages for every unsafe policy's race to come up in 4 s. */
-const char *const race_prone_testbed[] = { "slice_mib=3", "stable_mib=7",
+ * jiffies at full speed, so that passes come often in 4 s, and TLBs that
+ * keep every page they are given: qemu's sizes hold too few of the old
+ * CPU's pages for every unsafe policy's race to come up in 4 s. A task
+ * touches nothing while its own scan call runs, so the race needs another
+ * task's call marking a slice right after its thread moved: six moving
+ * threads of two stable ones, moving every 0.6 s, catch every unsafe
+ * policy on seeds 1 to 3 (four moving every 1.2 s, the case before tasks
+ * stopped for their own calls, caught only one of them on seed 1). */
+const char *const race_prone_testbed[] = { "moving_threads=6", "stable_threads=2",
+						  "slice_mib=3", "stable_mib=7",
 						  "warmup_s=0.5", "duration_s=3.5",
-						  "switch_ms=1200", "pte_update_ns=20000",
+						  "switch_ms=600", "pte_update_ns=20000",
 						  "jiffies_rate=1", "tlb_resize=0", NULL };

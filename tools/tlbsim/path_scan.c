@@ -90,6 +90,11 @@ static bool task_in_call(const struct mm *mm, unsigned int task)
 	return false;
 }
 
+bool sim_scan_in_own_call(const struct sim *s, unsigned int thread)
+{
+	return ticks_modelled(s) && task_in_call(s->thread[thread].mm, thread);
+}
+
 /*
  * With scan_overhead_ratio: task_tick_numa() of each task fires every
  * period of its runtime after its node_stamp (busy threads: runtime is
@@ -353,6 +358,10 @@ static void scan_finish(struct sim *s, struct mm *mm, struct scan_call *c)
 
 	c->active = false;
 	mm->nr_calls--;
+	if (s->thread[c->task].parked) {
+		s->thread[c->task].parked = false;
+		sim_access_resume(s, c->task);
+	}
 	convoy(s, mm, c);
 	if (!mm->walk || c->walk.marked) { /* a call that marked the region */
 		s->st.scan_passes++;

@@ -92,11 +92,19 @@ void sim_scan_seq_done(struct sim *s, struct mm *mm);
  * however many sequences went by.
  */
 void sim_scan_task_fault(struct sim *s, struct thread *t);
+/*
+ * With tasks' ticks modelled, @thread's task is in a task_numa_work()
+ * call of its own: it runs as task_work on the task's way back to user
+ * space, so the task touches none of its memory until the call returns.
+ */
+bool sim_scan_in_own_call(const struct sim *s, unsigned int thread);
 /* A delay of @ns by the kernel's jiffies, in the machine's time. */
 uint64_t sim_jiffies_ns(const struct sim *s, double ns);
 
 /* workload.c */
 void sim_access(struct sim *s, unsigned int thread);
+/* @thread's own scan call returned: its parked access runs now. */
+void sim_access_resume(struct sim *s, unsigned int thread);
 /* The first access of @thread to page @vpn after it was marked PROT_NONE. */
 void sim_prompt_access(struct sim *s, unsigned int thread, uint64_t vpn);
 /* Draws a thread's first access and schedules it. */

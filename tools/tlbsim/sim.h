@@ -258,6 +258,9 @@ struct thread {
 	 * access (path_private_fault.c) */
 	struct walk_page *private_fault[PRIVATE_FAULTS_MAX];
 	unsigned int nr_private_faults;
+	/* Its access came while a scan call of its own ran: the next waits
+	 * for that call to return (sim_scan_in_own_call()). */
+	bool parked;
 };
 
 /* Emulator-only policies that break a kernel rule on purpose, to prove the

@@ -130,6 +130,18 @@ void sim_access_start(struct sim *s, unsigned int ti)
 		     EV_ACCESS, ti);
 }
 
+void sim_access_resume(struct sim *s, unsigned int ti)
+{
+	struct thread *t = &s->thread[ti];
+	struct cpu *c = &s->cpu[t->cpu];
+
+	/* The CPU's time lost to the call (its work, its flushes' waits)
+	 * went by while the task waited: not charged again. */
+	sim_cpu_sync(s, c);
+	t->lost_seen_ns = sim_cpu_lost_ns(c);
+	sim_schedule(s, s->now, EV_ACCESS, ti);
+}
+
 /*
  * An access of a run whose TLBs are blind (scenario.c): a page that is
  * mapped and unmarked needs nothing of them, as no frame moves in such a
@@ -301,6 +313,10 @@ void sim_access(struct sim *s, unsigned int ti)
 	bool sweep = (int)s->p.v[P_PATTERN] == PATTERN_SWEEP;
 	double speed;
 
+	if (sim_scan_in_own_call(s, ti)) {
+		t->parked = true;
+		return;
+	}
 	sim_private_faults(s, t);
 	if (!sweep)
 		touch(s, t, vpn);
