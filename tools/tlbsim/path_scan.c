@@ -80,19 +80,14 @@ uint64_t sim_jiffies_ns(const struct sim *s, double ns)
 }
 
 /* A call of @task (index in sim->thread) is under way. */
-static bool task_in_call(const struct mm *mm, unsigned int task)
+static bool task_in_call(const struct sim *s, unsigned int task)
 {
-	unsigned int i;
-
-	for (i = 0; i < SCAN_CALLS_MAX; i++)
-		if (mm->call[i].active && mm->call[i].task == task)
-			return true;
-	return false;
+	return s->thread[task].in_call;
 }
 
 bool sim_scan_in_own_call(const struct sim *s, unsigned int thread)
 {
-	return ticks_modelled(s) && task_in_call(s->thread[thread].mm, thread);
+	return ticks_modelled(s) && task_in_call(s, thread);
 }
 
 /*
@@ -113,7 +108,7 @@ static uint64_t scan_next_by_runtime(struct sim *s, struct mm *mm, uint64_t next
 		uint64_t period = s->thread[i].scan_rate.period_ns ? s->thread[i].scan_rate.period_ns : 1;
 		uint64_t fire = s->thread[i].scan_stamp_ns + period;
 
-		if (task_in_call(mm, i))
+		if (task_in_call(s, i))
 			continue;
 		/* Ticks before numa_next_scan only move the stamp on. */
 		if (fire < next_scan)
@@ -229,6 +224,7 @@ void sim_scan_start(struct sim *s, struct mm *mm)
 	if (!pages)
 		pages = 1;
 	s->st.scan_calls++;
+	s->thread[task].in_call = true;
 	*c = (struct scan_call){ .active = true, .cpu = sim_this_cpu(s), .task = task,
 				 .started_ns = s->now, .writer_at = UINT64_MAX };
 	mm->nr_calls++;
@@ -357,6 +353,7 @@ static void scan_finish(struct sim *s, struct mm *mm, struct scan_call *c)
 	uint64_t took = s->now - c->started_ns;
 
 	c->active = false;
+	s->thread[c->task].in_call = false;
 	mm->nr_calls--;
 	if (s->thread[c->task].parked) {
 		s->thread[c->task].parked = false;
@@ -528,7 +525,6 @@ static void scan_close(struct sim *s, void *arg)
 	struct mm *mm = arg;
 	unsigned int i;
 
-	(void)s;
 	for (i = 0; i < SCAN_CALLS_MAX; i++) {
 		struct scan_call *c = &mm->call[i];
 
@@ -539,6 +535,7 @@ static void scan_close(struct sim *s, void *arg)
 		else
 			tlbp_gather_finish(&c->gather, &mm->cpus, NULL);
 		c->active = false;
+		s->thread[c->task].in_call = false;
 	}
 	mm->nr_calls = 0;
 }

@@ -258,6 +258,8 @@ struct thread {
 	 * access (path_private_fault.c) */
 	struct walk_page *private_fault[PRIVATE_FAULTS_MAX];
 	unsigned int nr_private_faults;
+	/* A task_numa_work() call of its task is under way (mm->call[]) */
+	bool in_call;
 	/* Its access came while a scan call of its own ran: the next waits
 	 * for that call to return (sim_scan_in_own_call()). */
 	bool parked;
