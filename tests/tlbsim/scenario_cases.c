@@ -69,7 +69,7 @@ const char *const small_testbed[] = { "slice_mib=3", "stable_mib=7", "warmup_s=0
  * task's call marking a slice right after its thread moved: six moving
  * threads of two stable ones, moving every 0.6 s, catch every unsafe
  * policy on seeds 1 to 3 (four moving every 1.2 s, the case before tasks
- * stopped for their own calls, caught only one of them on seed 1). */
+ * stopped for their own calls, caught none of them on seed 1). */
 const char *const race_prone_testbed[] = { "moving_threads=6", "stable_threads=2",
 						  "slice_mib=3", "stable_mib=7",
 						  "warmup_s=0.5", "duration_s=3.5",
