@@ -79,15 +79,9 @@ uint64_t sim_jiffies_ns(const struct sim *s, double ns)
 	return (uint64_t)(ns / s->p.v[P_JIFFIES_RATE]);
 }
 
-/* A call of @task (index in sim->thread) is under way. */
-static bool task_in_call(const struct sim *s, unsigned int task)
-{
-	return s->thread[task].in_call;
-}
-
 bool sim_scan_in_own_call(const struct sim *s, unsigned int thread)
 {
-	return ticks_modelled(s) && task_in_call(s, thread);
+	return ticks_modelled(s) && s->thread[thread].in_call;
 }
 
 /*
@@ -108,7 +102,7 @@ static uint64_t scan_next_by_runtime(struct sim *s, struct mm *mm, uint64_t next
 		uint64_t period = s->thread[i].scan_rate.period_ns ? s->thread[i].scan_rate.period_ns : 1;
 		uint64_t fire = s->thread[i].scan_stamp_ns + period;
 
-		if (task_in_call(s, i))
+		if (s->thread[i].in_call)
 			continue;
 		/* Ticks before numa_next_scan only move the stamp on. */
 		if (fire < next_scan)
@@ -162,18 +156,16 @@ static uint32_t table_event_arg(const struct mm *mm, const struct scan_call *c)
 
 /* A free slot for a call of @task; NULL if it has a call under way (the
  * round robin without ticks can pick it) or every slot is taken. */
-static struct scan_call *call_slot(struct mm *mm, unsigned int task)
+static struct scan_call *call_slot(const struct sim *s, struct mm *mm, unsigned int task)
 {
-	struct scan_call *free = NULL;
 	unsigned int i;
 
-	for (i = 0; i < SCAN_CALLS_MAX; i++) {
-		if (mm->call[i].active && mm->call[i].task == task)
-			return NULL;
-		if (!mm->call[i].active && !free)
-			free = &mm->call[i];
-	}
-	return free;
+	if (s->thread[task].in_call)
+		return NULL;
+	for (i = 0; i < SCAN_CALLS_MAX; i++)
+		if (!mm->call[i].active)
+			return &mm->call[i];
+	return NULL;
 }
 
 /* The range @c marks next: its tables from the first, in a gather of
@@ -211,7 +203,7 @@ void sim_scan_start(struct sim *s, struct mm *mm)
 	uint64_t pages = (uint64_t)(s->p.v[P_SCAN_SIZE_MB] * 1048576.0) >> PAGE_SHIFT;
 	double writer_hz = s->p.v[P_MMAP_WRITER_HZ];
 	unsigned int task = scan_next_task(s, mm);
-	struct scan_call *c = call_slot(mm, task);
+	struct scan_call *c = call_slot(s, mm, task);
 	struct scan_range r;
 
 	mm->call_pending = false;
