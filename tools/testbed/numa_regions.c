@@ -347,6 +347,81 @@ static long scan_seq_now(void)
 	return (long)sched_field("/proc/self/sched", "mm->numa_scan_seq");
 }
 
+/*
+ * When the mm's scan sequence grew, in ms since the workers' clock
+ * started. A moving worker's hint faults migrate at once while its
+ * numa_scan_seq is 4 or less (should_numa_migrate_memory()'s early
+ * window) and meet the two-stage filter after, so when a worker's long
+ * stall ends is read against these times.
+ */
+#define MAX_SEQ_STEPS 64
+
+struct seq_log {
+	double start;
+	long first, last;
+	unsigned int nr;
+	float at_ms[MAX_SEQ_STEPS];
+};
+
+static void seq_log_note(struct seq_log *log)
+{
+	long seq = scan_seq_now();
+
+	if (log->first < 0) {
+		log->first = log->last = seq;
+		return;
+	}
+	for (; seq > log->last; log->last++)
+		if (log->nr < MAX_SEQ_STEPS)
+			log->at_ms[log->nr++] = (float)((tb_now() - log->start) * 1e3);
+}
+
+/* tb_sleep_ms(@ms), looking at the scan sequence every 200 ms meanwhile. */
+static void sleep_noting_seqs(struct seq_log *log, unsigned int ms)
+{
+	double end = tb_now() + ms / 1000.0;
+
+	for (;;) {
+		double left = end - tb_now();
+
+		seq_log_note(log);
+		if (left <= 0)
+			return;
+		tb_sleep_ms(left < 0.2 ? (unsigned int)(left * 1000) + 1 : 200);
+	}
+}
+
+static void print_seq_log(const struct seq_log *log)
+{
+	printf("@@scan_seq_ms first=%ld", log->first);
+	for (unsigned int i = 0; i < log->nr; i++)
+		printf("%s%.0f", i ? "," : " at=", log->at_ms[i]);
+	printf("\n");
+}
+
+/* Each moving worker's numa_preferred_nid and numa_pages_migrated at
+ * the end (/proc/TID/sched): a task with no preferred node keeps the
+ * early window's rule whatever its sequence. */
+static void print_moving_numa(const struct control *ctl, const struct params *p)
+{
+	static const char *const keys[2][2] = {
+		{ "numa_preferred_nid", "preferred_nid" },
+		{ "numa_pages_migrated", "pages_migrated" },
+	};
+
+	printf("@@moving_numa");
+	for (unsigned int k = 0; k < 2; k++) {
+		printf(" %s=", keys[k][1]);
+		for (unsigned int i = 0; i < p->moving; i++) {
+			char path[64];
+
+			snprintf(path, sizeof(path), "/proc/%d/sched", (int)ctl->tid[i]);
+			printf("%s%.0f", i ? "," : "", sched_field(path, keys[k][0]));
+		}
+	}
+	printf("\n");
+}
+
 /* @key of /proc/TID/sched summed over workers [@first, @last), or -1 if
  * unreadable. */
 static double sched_sum(const struct control *ctl, unsigned int first, unsigned int last,
@@ -444,6 +519,7 @@ int main(int argc, char **argv)
 	struct worker ws[MAX_THREADS];
 	unsigned long begin[2], end[2];
 	long seq_begin, seq_end;
+	struct seq_log seqs = { .first = -1 };
 	double run_begin, run_end, tick_begin, tick_end, up_begin, up_end;
 	int clocks;
 	unsigned int nr = 0, half;
@@ -510,7 +586,8 @@ int main(int argc, char **argv)
 	/* Faulted in (and, for shared, mapped twice): start the clock. */
 	pthread_barrier_wait(&ctl->ready);
 	pthread_barrier_wait(&ctl->ready);
-	tb_sleep_ms(p.warmup * 1000);
+	seqs.start = tb_now();
+	sleep_noting_seqs(&seqs, p.warmup * 1000);
 	sweeps_now(ctl, &p, begin);
 	seq_begin = scan_seq_now();
 	run_begin = runtime_ms_now(ctl, &p);
@@ -518,12 +595,13 @@ int main(int argc, char **argv)
 	ctl->overloaded_at[0] = occupancy_move(ctl, &nodes, -1, -1);
 	clocks = clocks_now(&tick_begin, &up_begin);
 	tb_snapshot("begin");
-	tb_sleep_ms(p.window * 1000);
+	sleep_noting_seqs(&seqs, p.window * 1000);
 	tb_snapshot("end");
 	sweeps_now(ctl, &p, end);
 	seq_end = scan_seq_now();
 	run_end = runtime_ms_now(ctl, &p);
 	sched_now(ctl, &p, 1);
+	print_moving_numa(ctl, &p);
 	ctl->overloaded_at[1] = occupancy_move(ctl, &nodes, -1, -1);
 	clocks |= clocks_now(&tick_end, &up_end);
 	ctl->stop = 1;
@@ -561,5 +639,6 @@ int main(int argc, char **argv)
 		printf("\n");
 	}
 	print_switch_late(ctl, &p);
+	print_seq_log(&seqs);
 	return 0;
 }
