@@ -9,17 +9,20 @@
 #               (scripts/testbed-flush-ends.py)
 #   cpu-moves   0004: what moved the workers between CPUs, and how often
 #               they slept and were preempted (scripts/testbed-cpu-moves.py)
+#   numa-filter 0005: how should_numa_migrate_memory() decided the remote
+#               hint faults, by branch (scripts/testbed-numa-filter.py)
 #
-# Usage: testbed-measure.sh flush-ends|cpu-moves [--cells LIST] [--runs N]
-#                           [--out DIR] [SRCDIR]
+# Usage: testbed-measure.sh flush-ends|cpu-moves|numa-filter [--cells LIST]
+#                           [--runs N] [--out DIR] [SRCDIR]
 #   --cells   testbed cells (default numa-private:always,numa-private:skip-single)
 #   --runs    repeats per cell (default 3)
 set -eu
 
-usage="usage: testbed-measure.sh flush-ends|cpu-moves [--cells LIST] [--runs N] [--out DIR] [SRCDIR]"
+usage="usage: testbed-measure.sh flush-ends|cpu-moves|numa-filter [--cells LIST] [--runs N] [--out DIR] [SRCDIR]"
 case ${1:-} in
 flush-ends) patch=0003 ;;
 cpu-moves) patch=0004 ;;
+numa-filter) patch=0005 ;;
 *) echo "testbed-measure: $usage" >&2; exit 2 ;;
 esac
 what=$1
