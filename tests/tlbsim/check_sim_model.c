@@ -906,6 +906,55 @@ START_TEST(test_hint_fault_last_node_filter)
 END_TEST
 
 /*
+ * A PROT_NONE PTE has no write bit (change_pte_range()'s pte_modify() to
+ * PAGE_NONE), so try_to_migrate_one() leaves a readable migration entry
+ * and remove_migration_pte() maps the new folio read-only from the
+ * private VMA's protection. The owner's next store takes a write-protect
+ * fault that reuses the folio, and wp_page_reuse() (mm/memory.c, 6.12)
+ * resets its last_cpupid: past the early window, the folio's next remote
+ * fault then migrates, where with the record kept the two-stage filter
+ * refuses it.
+ */
+START_TEST(test_store_after_migration_clears_the_last_fault)
+{
+	struct sim *s = tiny(BACKEND_X86_IPI, UNSAFE_NONE, TLBP_HINT_DEFERRED_MAP);
+	struct thread *far = &s->thread[NR_CPUS - 1]; /* on node 1 */
+	struct thread *near = &s->thread[0];           /* on node 0 */
+	struct mm *mm = &s->mm[0];
+	uint64_t v;
+
+	s->p.v[P_MIGRATE_FILTER] = FILTER_LAST_NODE;
+	mm->scan_seq = 5;
+	for (v = 7; v <= 8; v++) {
+		*pte_of(mm, v) = PTE_PROTNONE;
+		sim_hint_fault(s, far, v);
+		ck_assert_uint_eq(s->obj[0].page[v].node, 1);
+		ck_assert_int_eq(*pte_of(mm, v), PTE_PRESENT | PTE_READONLY);
+		ck_assert_uint_eq(folio_last_node(&s->obj[0].page[v]), 2);
+	}
+	ck_assert_uint_eq(s->st.migrated_pages, 2);
+	/* Page 8 is written: writable again, and no last fault. */
+	sim_write_protect_fault(mm, 8);
+	ck_assert_int_eq(*pte_of(mm, 8), PTE_PRESENT);
+	ck_assert_uint_eq(folio_last_node(&s->obj[0].page[8]), 0);
+	/* Marked again and faulted from node 0: page 7 refused, page 8 moves. */
+	for (v = 7; v <= 8; v++) {
+		*pte_of(mm, v) = PTE_PROTNONE;
+		sim_hint_fault(s, near, v);
+	}
+	ck_assert_uint_eq(s->obj[0].page[7].node, 1);
+	ck_assert_uint_eq(s->obj[0].page[8].node, 0);
+	ck_assert_uint_eq(s->st.migrated_pages, 3);
+	/* An accessible PTE's entry is writable: no write-protect fault after. */
+	ck_assert_int_eq(sim_migration_entry(PTE_PRESENT | PTE_DIRTY), PTE_MIGRATION | PTE_DIRTY);
+	ck_assert_int_eq(sim_migration_entry(PTE_PROTNONE), PTE_MIGRATION | PTE_READONLY);
+	ck_assert_int_eq(sim_migration_entry(PTE_PRESENT | PTE_READONLY), PTE_MIGRATION | PTE_READONLY);
+	ck_assert_uint_eq(s->st.violations, 0);
+	tiny_destroy(s);
+}
+END_TEST
+
+/*
  * do_numa_page() in 6.12: a fault that does not migrate a large folio maps
  * back every PTE of it still PROT_NONE (numa_rebuild_large_mapping()),
  * and nothing outside the folio; an unmapped page of the folio stays
@@ -985,7 +1034,8 @@ static struct sim *half_mapped(enum tlbp_migrate_batch_policy migrate,
 	for (v = 16; v < 32; v++) {
 		ck_assert_uint_eq(s->obj[0].page[v].order, 0);
 		ck_assert_uint_eq(folio_last_node(&s->obj[0].page[v]), 2);
-		ck_assert_int_eq(*pte_of(mm, v), v < 24 ? PTE_PRESENT : 0);
+		/* Read-only: the split's entries of PROT_NONE PTEs were readable. */
+		ck_assert_int_eq(*pte_of(mm, v), v < 24 ? PTE_PRESENT | PTE_READONLY : 0);
 		if (v < 24)
 			ck_assert_uint_eq(s->obj[0].page[v].node, 0);
 	}
@@ -1081,7 +1131,7 @@ static struct sim *migrated_twice(enum tlbp_migrate_batch_policy second)
 		ck_assert_uint_eq(s->obj[0].page[v].order, 0);
 		ck_assert_uint_eq(s->obj[0].page[v].node, 1);
 		ck_assert(!(s->obj[0].page[v].flags & FOLIO_PARTIALLY_MAPPED));
-		ck_assert_int_eq(*pte_of(mm, v), PTE_PRESENT);
+		ck_assert_int_eq(*pte_of(mm, v), PTE_PRESENT | PTE_READONLY);
 	}
 	/* The split cleared PROT_NONE PTEs with nothing pending, and the
 	 * pieces' PTEs were accessible: no PROT_NONE unmap to count. */
@@ -1408,6 +1458,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_backend_x86_freed_tables_reach_lazy_cpus);
 	tcase_add_test(tc, test_hint_fault_eager_flushes_deferred_does_not);
 	tcase_add_test(tc, test_hint_fault_last_node_filter);
+	tcase_add_test(tc, test_store_after_migration_clears_the_last_fault);
 	tcase_add_test(tc, test_hint_fault_maps_the_whole_large_folio);
 	tcase_add_test(tc, test_hint_fault_splits_a_partly_mapped_folio);
 	tcase_add_test(tc, test_hint_fault_whole_folio_without_split);

@@ -221,6 +221,24 @@ void sim_hint_fault_run(struct sim *s, struct thread *t, const struct tlbp_hint_
 		rate->faults_shared++;
 }
 
+/*
+ * do_wp_page() on a folio only this process maps, anonymous and
+ * exclusive, reuses it: wp_page_reuse() makes the PTE writable and
+ * resets the folio's last_cpupid ("the existing information potentially
+ * belongs to a now completely unrelated process"). So a folio that
+ * migrated from a PROT_NONE PTE has no last fault once its owner writes
+ * it, and its next remote hint fault is a first one: the early window
+ * and the two-stage filter let it through, and with no numa group so do
+ * the shared-fault rules (numa_group.c). The fault's own cost is left
+ * out: one per PTE a migration left read-only, next to the hint fault
+ * and the migration before it.
+ */
+void sim_write_protect_fault(struct mm *mm, uint64_t vpn)
+{
+	*pte_of(mm, vpn) &= (uint8_t)~PTE_READONLY;
+	folio_set_last_node(&mm->obj->page[folio_head(mm, vpn)], 0);
+}
+
 void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn)
 {
 	unsigned int last = folio_last_node(&t->mm->obj->page[folio_head(t->mm, vpn)]);

@@ -44,7 +44,7 @@ static int unmap_one_mm(struct sim *s, unsigned int cpu, struct mm *m,
 
 		if (!(old & (PTE_PRESENT | PTE_PROTNONE)))
 			continue;
-		*pte_of(m, vpn) = PTE_MIGRATION | (old & PTE_DIRTY);
+		*pte_of(m, vpn) = sim_migration_entry(old);
 		flush_turn_note_change(s, m->id, vpn);
 		if (s->unsafe == UNSAFE_IGNORE_PENDING && !(old & PTE_PRESENT))
 			continue; /* the bug: PROT_NONE taken as never cached */
@@ -76,13 +76,28 @@ static void copy_folio(struct sim *s, unsigned int cpu, struct mm *mm,
 	s->cpu[cpu].acct.fault_ns += (uint64_t)(nr * s->p.v[P_MIGRATE_COPY_NS]);
 }
 
+uint8_t sim_migration_entry(uint8_t pte)
+{
+	bool readable = pte & (PTE_PROTNONE | PTE_READONLY);
+
+	return (uint8_t)(PTE_MIGRATION | (pte & PTE_DIRTY) | (readable ? PTE_READONLY : 0));
+}
+
+/*
+ * remove_migration_pte(): the PTE comes back from the VMA's protection,
+ * writable only if the entry was. A private mapping's protection is
+ * read-only (writes go through the write-protect fault); the model's
+ * objects with several mappers are MAP_SHARED, whose protection is
+ * writable.
+ */
 void sim_remove_migration_ptes(struct mm *m, uint64_t head, uint64_t nr)
 {
+	uint8_t keep = m->obj->nr_mappers > 1 ? PTE_DIRTY : PTE_DIRTY | PTE_READONLY;
 	uint64_t vpn;
 
 	for (vpn = head; vpn < head + nr; vpn++)
 		if (*pte_of(m, vpn) & PTE_MIGRATION)
-			*pte_of(m, vpn) = PTE_PRESENT | (*pte_of(m, vpn) & PTE_DIRTY);
+			*pte_of(m, vpn) = (uint8_t)(PTE_PRESENT | (*pte_of(m, vpn) & keep));
 }
 
 /*

@@ -34,7 +34,7 @@ static int s_clear_pte(void *ctx, unsigned int idx, unsigned int *old_pte)
 	*old_pte = pte_to_tlbp(*pte);
 	if (*pte & PTE_PROTNONE)
 		c->nr_protnone++;
-	*pte = PTE_MIGRATION | (*pte & PTE_DIRTY);
+	*pte = sim_migration_entry(*pte);
 	flush_turn_note_change(c->s, c->mm->id, c->head + idx);
 	c->cpu->acct.kernel_ns += (uint64_t)c->s->p.v[P_PTE_UPDATE_NS];
 	return 0;

@@ -20,8 +20,12 @@ int sim_migrate_folios(struct sim *s, unsigned int cpu, struct mm *mm,
 		       int reason);
 int sim_migrate_folio(struct sim *s, unsigned int cpu, struct mm *mm,
 		      uint64_t vpn, unsigned int target, int reason);
+/* try_to_migrate_one()'s migration entry for PTE @pte: readable
+ * (PTE_READONLY) when @pte had no write bit (PROT_NONE or read-only). */
+uint8_t sim_migration_entry(uint8_t pte);
 /* remove_migration_ptes(): @m's migration entries of pages [@head,
- * @head + @nr) become PTEs built from the VMA's protection (present). */
+ * @head + @nr) become PTEs built from the VMA's protection (present;
+ * read-only from a readable entry of a private mapping). */
 void sim_remove_migration_ptes(struct mm *m, uint64_t head, uint64_t nr);
 /* The testbed kernel's counters of @n PROT_NONE PTEs of @mm unmapped
  * (patch 0002): queued in the batch they count only while the mm's
@@ -37,6 +41,8 @@ int sim_migrate_private_page(struct sim *s, unsigned int cpu, struct mm *mm,
 
 /* path_fault.c */
 void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn);
+/* A store of @mm's owner to read-only page @vpn (PTE_READONLY). */
+void sim_write_protect_fault(struct mm *mm, uint64_t vpn);
 /* A hint fault of @t on page @vpn through tlbp_hint_fault_handle() with
  * @ops over @ctx: its cost, and task_numa_fault()'s counts for the scan
  * period (@local: the page was on @t's node; @private: @t took its last

@@ -29,6 +29,14 @@
 #define PTE_PROTNONE  0x02 /* NUMA hinting */
 #define PTE_DIRTY     0x04
 #define PTE_MIGRATION 0x08 /* migration entry: not present, being moved */
+/*
+ * Present but write-protected: an anonymous folio's PTE put back from a
+ * readable migration entry. A PROT_NONE PTE has no write bit, so its
+ * migration entry is readable and remove_migration_pte() maps the folio
+ * read-only; the owner's next store takes a write-protect fault
+ * (sim_write_protect_fault()). On a migration entry: the entry is readable.
+ */
+#define PTE_READONLY  0x10
 
 /*
  * Everything about one 4 KiB page in 8 bytes: its folio's state (every

@@ -185,8 +185,11 @@ static bool touch(struct sim *s, struct thread *t, uint64_t vpn)
 		if (*pte_of(mm, vpn) & PTE_PRESENT)
 			tlb_insert(&c->tlb, key, mm->obj->page[vpn].frame_gen);
 	}
-	if (write && (*pte_of(mm, vpn) & PTE_PRESENT))
+	if (write && (*pte_of(mm, vpn) & PTE_PRESENT)) {
+		if (*pte_of(mm, vpn) & PTE_READONLY)
+			sim_write_protect_fault(mm, vpn);
 		*pte_of(mm, vpn) |= PTE_DIRTY;
+	}
 	return hit;
 }
 
@@ -254,14 +257,20 @@ static uint64_t sweep_stretch(struct sim *s, struct thread *t, uint64_t vpn, uin
 				*stop = p;
 				return i;
 			}
-		} else if (tlb->dense && !s->tlb_blind && (*pte & PTE_PRESENT)) {
-			/* A TLB that holds the whole part keeps what the
-			 * sweep wrote through, until a flush. */
-			*pte |= PTE_DIRTY;
-			*missed += !tlb_insert(tlb, tlb_key(t->mm->id, p),
-					       t->mm->obj->page[p].frame_gen);
 		} else {
-			++*missed;
+			/* The store: to a folio a migration left read-only, a
+			 * write-protect fault first. */
+			if ((*pte & (PTE_PRESENT | PTE_READONLY)) == (PTE_PRESENT | PTE_READONLY))
+				sim_write_protect_fault(t->mm, p);
+			if (tlb->dense && !s->tlb_blind && (*pte & PTE_PRESENT)) {
+				/* A TLB that holds the whole part keeps what
+				 * the sweep wrote through, until a flush. */
+				*pte |= PTE_DIRTY;
+				*missed += !tlb_insert(tlb, tlb_key(t->mm->id, p),
+						       t->mm->obj->page[p].frame_gen);
+			} else {
+				++*missed;
+			}
 		}
 	}
 	*missed += !touch(s, t, vpn);
