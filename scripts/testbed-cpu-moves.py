@@ -17,7 +17,7 @@ Usage: testbed-cpu-moves.py LOG...
 import statistics
 import sys
 
-from testbed_log import kv, print_runs_and_cells, window_snapshots
+from testbed_log import kv, measured_window, print_runs_and_cells
 
 CAUSES = ('wakeup', 'balance_newidle', 'balance_idle', 'balance_busy', 'stopper',
           'numa_task', 'numa_swap')
@@ -29,14 +29,10 @@ OWN = tuple(f'window_{g}_{k}' for g in GROUPS for k in ('cpu_moves', 'sleeps', '
 def window_counts(path):
     """The window's moves by cause and the workload's own counts, or None
     if the log has no window."""
-    snaps = window_snapshots(path)
-    if snaps is None:
+    window = measured_window(path, 'testbed-cpu-moves', 'nr_sched_move_', CAUSES)
+    if window is None:
         return None
-    vb, ve, markers = snaps
-    if 'nr_sched_move_wakeup' not in ve:
-        raise SystemExit(f'testbed-cpu-moves: {path}: no nr_sched_move_* counters '
-                         '(not the measurement kernel)')
-    c = {k: ve.get('nr_sched_move_' + k, 0) - vb.get('nr_sched_move_' + k, 0) for k in CAUSES}
+    c, markers = window
     own = kv(markers.get('result', ''))
     c.update({k: own.get(k, -1) for k in OWN})
     late = sorted(float(v) for v in markers.get('switch_late_ms', '').replace(';', ',').split(',')

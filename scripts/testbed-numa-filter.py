@@ -16,7 +16,7 @@ Usage: testbed-numa-filter.py LOG...
 """
 import sys
 
-from testbed_log import print_runs_and_cells, window_snapshots
+from testbed_log import measured_window, print_runs_and_cells
 
 BRANCHES = ('early_no_preferred', 'early_seq', 'early_seq_lag', 'early_other_node',
             'deny_node', 'private', 'shared')
@@ -25,15 +25,10 @@ BRANCHES = ('early_no_preferred', 'early_seq', 'early_seq_lag', 'early_other_nod
 def window_counts(path):
     """The window's verdicts by branch and the scan sequence's times, or
     None if the log has no window."""
-    snaps = window_snapshots(path)
-    if snaps is None:
+    window = measured_window(path, 'testbed-numa-filter', 'nr_numa_filter_', BRANCHES)
+    if window is None:
         return None
-    vb, ve, markers = snaps
-    if 'nr_numa_filter_deny_node' not in ve:
-        raise SystemExit(f'testbed-numa-filter: {path}: no nr_numa_filter_* counters '
-                         '(not the measurement kernel)')
-    c = {k: ve.get('nr_numa_filter_' + k, 0) - vb.get('nr_numa_filter_' + k, 0)
-         for k in BRANCHES}
+    c, markers = window
     # "first=N at=t1,t2,...": the sequence at the start, then when it grew.
     seqs = dict(f.split('=', 1) for f in markers.get('scan_seq_ms', '').split() if '=' in f)
     c['seq_first'] = float(seqs.get('first', -1))

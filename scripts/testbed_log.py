@@ -77,6 +77,21 @@ def window_snapshots(path):
             report.vmstat(snaps['end'].get('/proc/vmstat', '')), markers)
 
 
+def measured_window(path, script, prefix, keys):
+    """A measurement kernel's run (kernel/patches/measure/): the window's
+    deltas of the vmstat counters @prefix + each of @keys, and the log's
+    markers; None if the log has no window. Exits, naming @script, if the
+    log's kernel lacks the counters."""
+    snaps = window_snapshots(path)
+    if snaps is None:
+        return None
+    vb, ve, markers = snaps
+    if prefix + keys[0] not in ve:
+        raise SystemExit(f'{script}: {path}: no {prefix}* counters '
+                         '(not the measurement kernel)')
+    return {k: ve.get(prefix + k, 0) - vb.get(prefix + k, 0) for k in keys}, markers
+
+
 def print_runs_and_cells(argv, usage, window_counts, row):
     """A counting report's main(): one row(name, counts, median) per log
     whose window_counts(path) is not None, then each cell's medians (a
