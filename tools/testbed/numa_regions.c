@@ -183,11 +183,73 @@ static void occupancy_init(struct control *ctl, const struct params *p,
 		occupancy_move(ctl, nodes, -1, (int)(i % 2));
 }
 
+/*
+ * A moving worker's sweeps over time, in 100 ms bins of CLOCK_MONOTONIC
+ * (the kernel's ktime, so the bins line up with a measurement kernel's
+ * log): how many sweeps ended in each and the fastest one's length. A
+ * sweep whose translations the vCPU's TLB holds takes tens of ns a page,
+ * one that walks the page table on every page about a microsecond: the
+ * log says when the worker's TLB held its slice, which decides whether a
+ * marking of the slice is seen at once or only at the scanner's flush.
+ * Kept in the worker's own heap: the control page and main()'s frame keep
+ * the layout tlbsim models.
+ */
+#define SWEEP_BIN_MS 100
+#define SWEEP_BINS 1024
+
+struct sweep_log {
+	double start;
+	unsigned short count[SWEEP_BINS];
+	float fastest_us[SWEEP_BINS];
+};
+
+static void sweep_log_note(struct sweep_log *log, double began, double ended)
+{
+	long bin = (long)((ended - log->start) * 1000 / SWEEP_BIN_MS);
+	float us = (float)((ended - began) * 1e6);
+
+	if (bin < 0 || bin >= SWEEP_BINS)
+		return;
+	if (!log->count[bin] || us < log->fastest_us[bin])
+		log->fastest_us[bin] = us;
+	if (log->count[bin] < 65535)
+		log->count[bin]++;
+}
+
+/* One line a worker, in one write(): the child of mode=shared exits with
+ * _exit(), so nothing may wait in stdio's buffer, and its workers' lines
+ * must not interleave with the parent's. */
+static void print_sweep_log(const struct sweep_log *log, unsigned int id)
+{
+	size_t cap = 64 + SWEEP_BINS * 20, len;
+	char *buf = malloc(cap);
+	long last = SWEEP_BINS - 1;
+
+	if (!buf)
+		return;
+	while (last > 0 && !log->count[last])
+		last--;
+	len = (size_t)snprintf(buf, cap, "@@sweep_log worker=%u start_ms=%.0f bin_ms=%d bins=",
+			       id, log->start * 1000, SWEEP_BIN_MS);
+	for (long b = 0; b <= last && len < cap; b++)
+		len += (size_t)snprintf(buf + len, cap - len, "%s%u:%.0f", b ? "," : "",
+					log->count[b], log->count[b] ? log->fastest_us[b] : 0.0f);
+	if (len < cap)
+		len += (size_t)snprintf(buf + len, cap - len, "\n");
+	flockfile(stdout);
+	fflush(stdout);
+	if (write(STDOUT_FILENO, buf, len < cap ? len : cap - 1) < 0)
+		perror("numa_regions: sweep log");
+	funlockfile(stdout);
+	free(buf);
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	int node = w->id % 2;
 	double next = 0;
+	struct sweep_log *sweeps = w->moving ? calloc(1, sizeof(*sweeps)) : NULL;
 
 	w->ctl->tid[w->id] = (pid_t)syscall(SYS_gettid);
 	tb_pin_to_node(w->nodes, node);
@@ -213,10 +275,19 @@ static void *worker_main(void *arg)
 	}
 	pthread_barrier_wait(&w->ctl->ready);
 	next = tb_now() + w->p->switch_ms / 1000.0;
+	if (sweeps)
+		sweeps->start = next - w->p->switch_ms / 1000.0;
 	while (!w->ctl->stop) {
+		double began = sweeps ? tb_now() : 0, now;
+
 		touch(w->p, w->base, w->len, (char)w->ctl->passes[w->id]);
 		w->ctl->passes[w->id]++;
-		if (w->moving && tb_now() >= next) {
+		if (!w->moving)
+			continue;
+		now = tb_now();
+		if (sweeps)
+			sweep_log_note(sweeps, began, now);
+		if (now >= next) {
 			unsigned long nr = w->ctl->switches[w->id];
 
 			if (nr < MAX_SWITCHES)
@@ -228,6 +299,9 @@ static void *worker_main(void *arg)
 			next = tb_now() + w->p->switch_ms / 1000.0;
 		}
 	}
+	if (sweeps)
+		print_sweep_log(sweeps, w->id);
+	free(sweeps);
 	return NULL;
 }
 
