@@ -4,8 +4,9 @@
 prints, for each moving worker, when its vCPU's TLB held its slice.
 
 A worker logs its sweeps in bins of CLOCK_MONOTONIC (the kernel's ktime,
-so a measurement kernel's log lines up with them): how many sweeps ended
-in each bin and the fastest one's length. On the testbed's qemu TCG guest
+so a measurement kernel's log lines up with them): the fastest sweep that
+ended in each bin, in us, 0 where none did (the first logs of 2026-12-07
+wrote "count:fastest" a bin; both are read). On the testbed's qemu TCG guest
 a sweep whose translations the vCPU's software TLB holds writes a page in
 a few ns, one that walks the page table on every page in about a hundred
 times that; a bin "held" its slice when its fastest sweep is within 4
@@ -36,14 +37,23 @@ def sweep_logs(path):
                 continue
             kv = dict(w.split('=', 1) for w in line.split()[1:] if '=' in w)
             try:
-                bins = [tuple(float(x) for x in b.split(':'))
-                        for b in kv.get('bins', '').split(',') if b]
+                bins = [bin_of(b) for b in kv.get('bins', '').split(',') if b]
                 logs.append((int(kv['worker']), float(kv['start_ms']),
                              int(kv['bin_ms']), bins))
             except (KeyError, ValueError) as e:
                 raise SystemExit('testbed-sweep-log: %s: a malformed @@sweep_log line (%s)'
                                  % (path, e))
     return sorted(logs)
+
+
+def bin_of(text):
+    """(sweeps ended, fastest us) of one bin: "count:us", or "us" alone,
+    where 0 means none ended."""
+    if ':' in text:
+        count, fastest = text.split(':')
+        return float(count), float(fastest)
+    fastest = float(text)
+    return (1.0 if fastest > 0 else 0.0), fastest
 
 
 def held_bins(bins):

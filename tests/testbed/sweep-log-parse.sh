@@ -10,11 +10,11 @@ parse="python3 ${top_srcdir:-.}/scripts/testbed-sweep-log.py"
 . "${top_srcdir:-.}/tests/check-helpers.sh"
 
 # Worker 0: walks for two bins, holds for two, one bin with no sweep
-# ended (a stall), then holds. Worker 1: holds at 4 x its fastest, not
-# at 5 x.
+# ended (a stall, 0), then holds. Worker 1, in the first logs' form
+# (count:us): holds at 4 x its fastest, not at 5 x.
 { echo "@@params mode=mthp64"
   echo "@@sweep_log worker=1 start_ms=5000 bin_ms=100 bins=3:50,3:200,3:250,3:50"
-  echo "@@sweep_log worker=0 start_ms=4000 bin_ms=100 bins=2:1400,2:1300,9:60,9:61,0:0,9:59"
+  echo "@@sweep_log worker=0 start_ms=4000 bin_ms=100 bins=1404,1300,60,61,0,59"
   echo "@@result passes=1"; } >"$tmp/run.log"
 echo "@@result passes=1" >"$tmp/old.log"
 
@@ -27,7 +27,7 @@ expect '^run.log: held in the first 0.2 s 2 of 4 bins (50%), over the run 6 of 9
 	"the log's shares, workers together"
 expect '^old.log: no @@sweep_log lines' "a log without the lines named"
 
-echo "@@sweep_log worker=0 start_ms=1 bin_ms=100 bins=2:x" >"$tmp/bad.log"
+echo "@@sweep_log worker=0 start_ms=1 bin_ms=100 bins=2,x" >"$tmp/bad.log"
 out=$($parse "$tmp/bad.log" 2>&1) && bad "a malformed line accepted: $out"
 expect 'bad.log: a malformed @@sweep_log line' "a malformed line refused, naming the log"
 out=$($parse "$tmp/old.log" 2>&1) && bad "a run with no lines at all passed: $out"

@@ -29,6 +29,7 @@
 #include "tb_common.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,9 @@
 #define THP_SIZE (2UL << 20)
 #define MAX_THREADS 64
 #define MAX_SWITCHES 64
+#define SWEEP_LOG_WORKERS 4
+#define SWEEP_BIN_MS 100
+#define SWEEP_BINS 512
 
 enum mode { MODE_PRIVATE, MODE_MTHP64, MODE_SHARED, MODE_THP_SPLIT };
 
@@ -77,10 +81,17 @@ struct control {
 	unsigned int node_workers[TB_MAX_NODES];
 	double occ_since, overloaded_s;
 	double overloaded_at[2]; /* overloaded_s at the window's start, end */
+	/* The first moving workers' sweeps (sweep_log_note()), in the
+	 * first page with passes[]: see the static assert below. */
+	double sweep_start[SWEEP_LOG_WORKERS];
+	unsigned char sweep_log[SWEEP_LOG_WORKERS][SWEEP_BINS];
 	/* How late each moving worker's switches came, in ms past their due
 	 * time: the end of the sweep under way when switch_ms ran out. */
 	float switch_late_ms[MAX_THREADS][MAX_SWITCHES];
 };
+
+_Static_assert(offsetof(struct control, sweep_log) + sizeof(((struct control *)0)->sweep_log) <= 4096,
+	       "the sweep log must share the control page's first page with passes[]");
 
 /*
  * What the window reports of the workers' scheduling, /proc/TID/sched's
@@ -186,62 +197,60 @@ static void occupancy_init(struct control *ctl, const struct params *p,
 /*
  * A moving worker's sweeps over time, in 100 ms bins of CLOCK_MONOTONIC
  * (the kernel's ktime, so the bins line up with a measurement kernel's
- * log): how many sweeps ended in each and the fastest one's length. A
- * sweep whose translations the vCPU's TLB holds takes tens of ns a page,
- * one that walks the page table on every page about a microsecond: the
- * log says when the worker's TLB held its slice, which decides whether a
+ * log): the fastest sweep that ended in each bin. A sweep whose
+ * translations the vCPU's TLB holds takes tens of us on the guest, one
+ * that walks the page table on every page a millisecond or more: the log
+ * says when the worker's TLB held its slice, which decides whether a
  * marking of the slice is seen at once or only at the scanner's flush.
- * Kept in the worker's own heap: the control page and main()'s frame keep
- * the layout tlbsim models.
+ * One byte a bin, kept in the control page's first page, which every
+ * worker writes each sweep already (passes[]): a log anywhere else is
+ * memory the scanner marks and the workers fault on, which would change
+ * what it measures. The byte: 0 for none, then 8 us steps to 1 ms and
+ * 100 us steps to 13.9 ms; longer (a sweep held up in faults) is 255.
  */
-#define SWEEP_BIN_MS 100
-#define SWEEP_BINS 1024
-
-struct sweep_log {
-	double start;
-	unsigned short count[SWEEP_BINS];
-	float fastest_us[SWEEP_BINS];
-};
-
-static void sweep_log_note(struct sweep_log *log, double began, double ended)
+static unsigned char sweep_code(double us)
 {
-	long bin = (long)((ended - log->start) * 1000 / SWEEP_BIN_MS);
-	float us = (float)((ended - began) * 1e6);
+	double code = us < 1000 ? 1 + us / 8 : 126 + (us - 1000) / 100;
 
-	if (bin < 0 || bin >= SWEEP_BINS)
-		return;
-	if (!log->count[bin] || us < log->fastest_us[bin])
-		log->fastest_us[bin] = us;
-	if (log->count[bin] < 65535)
-		log->count[bin]++;
+	return (unsigned char)(code > 255 ? 255 : code);
 }
 
-/* One line a worker, in one write(): the child of mode=shared exits with
- * _exit(), so nothing may wait in stdio's buffer, and its workers' lines
- * must not interleave with the parent's. */
-static void print_sweep_log(const struct sweep_log *log, unsigned int id)
+static double sweep_us(unsigned char code)
 {
-	size_t cap = 64 + SWEEP_BINS * 20, len;
-	char *buf = malloc(cap);
-	long last = SWEEP_BINS - 1;
+	return code <= 126 ? (code - 1) * 8.0 + 4 : 1000 + (code - 126) * 100.0 + 50;
+}
 
-	if (!buf)
+static void sweep_log_note(struct control *ctl, unsigned int id, double began, double ended)
+{
+	unsigned char code = sweep_code((ended - began) * 1e6), *b;
+	long bin;
+
+	if (id >= SWEEP_LOG_WORKERS)
 		return;
-	while (last > 0 && !log->count[last])
-		last--;
-	len = (size_t)snprintf(buf, cap, "@@sweep_log worker=%u start_ms=%.0f bin_ms=%d bins=",
-			       id, log->start * 1000, SWEEP_BIN_MS);
-	for (long b = 0; b <= last && len < cap; b++)
-		len += (size_t)snprintf(buf + len, cap - len, "%s%u:%.0f", b ? "," : "",
-					log->count[b], log->count[b] ? log->fastest_us[b] : 0.0f);
-	if (len < cap)
-		len += (size_t)snprintf(buf + len, cap - len, "\n");
-	flockfile(stdout);
-	fflush(stdout);
-	if (write(STDOUT_FILENO, buf, len < cap ? len : cap - 1) < 0)
-		perror("numa_regions: sweep log");
-	funlockfile(stdout);
-	free(buf);
+	bin = (long)((ended - ctl->sweep_start[id]) * 1000 / SWEEP_BIN_MS);
+	if (bin < 0 || bin >= SWEEP_BINS)
+		return;
+	b = &ctl->sweep_log[id][bin];
+	if (!*b || code < *b)
+		*b = code;
+}
+
+/* One line a logged worker: "bins=" the fastest sweep of each bin in us,
+ * 0 where none ended. */
+static void print_sweep_log(const struct control *ctl, const struct params *p)
+{
+	for (unsigned int i = 0; i < p->moving && i < SWEEP_LOG_WORKERS; i++) {
+		long last = SWEEP_BINS - 1;
+
+		while (last > 0 && !ctl->sweep_log[i][last])
+			last--;
+		printf("@@sweep_log worker=%u start_ms=%.0f bin_ms=%d bins=", i,
+		       ctl->sweep_start[i] * 1000, SWEEP_BIN_MS);
+		for (long b = 0; b <= last; b++)
+			printf("%s%.0f", b ? "," : "",
+			       ctl->sweep_log[i][b] ? sweep_us(ctl->sweep_log[i][b]) : 0.0);
+		printf("\n");
+	}
 }
 
 static void *worker_main(void *arg)
@@ -249,7 +258,6 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	int node = w->id % 2;
 	double next = 0;
-	struct sweep_log *sweeps = w->moving ? calloc(1, sizeof(*sweeps)) : NULL;
 
 	w->ctl->tid[w->id] = (pid_t)syscall(SYS_gettid);
 	tb_pin_to_node(w->nodes, node);
@@ -275,18 +283,17 @@ static void *worker_main(void *arg)
 	}
 	pthread_barrier_wait(&w->ctl->ready);
 	next = tb_now() + w->p->switch_ms / 1000.0;
-	if (sweeps)
-		sweeps->start = next - w->p->switch_ms / 1000.0;
+	if (w->moving && w->id < SWEEP_LOG_WORKERS)
+		w->ctl->sweep_start[w->id] = next - w->p->switch_ms / 1000.0;
 	while (!w->ctl->stop) {
-		double began = sweeps ? tb_now() : 0, now;
+		double began = w->moving ? tb_now() : 0, now;
 
 		touch(w->p, w->base, w->len, (char)w->ctl->passes[w->id]);
 		w->ctl->passes[w->id]++;
 		if (!w->moving)
 			continue;
 		now = tb_now();
-		if (sweeps)
-			sweep_log_note(sweeps, began, now);
+		sweep_log_note(w->ctl, w->id, began, now);
 		if (now >= next) {
 			unsigned long nr = w->ctl->switches[w->id];
 
@@ -299,9 +306,6 @@ static void *worker_main(void *arg)
 			next = tb_now() + w->p->switch_ms / 1000.0;
 		}
 	}
-	if (sweeps)
-		print_sweep_log(sweeps, w->id);
-	free(sweeps);
 	return NULL;
 }
 
@@ -714,5 +718,6 @@ int main(int argc, char **argv)
 	}
 	print_switch_late(ctl, &p);
 	print_seq_log(&seqs);
+	print_sweep_log(ctl, &p);
 	return 0;
 }
