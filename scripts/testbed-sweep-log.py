@@ -8,8 +8,8 @@ so a measurement kernel's log lines up with them): the fastest sweep that
 ended in each bin, in us, 0 where none did (the first logs of 2026-12-07
 wrote "count:fastest" a bin; both are read). On the testbed's qemu TCG guest
 a sweep whose translations the vCPU's software TLB holds writes a page in
-a few ns, one that walks the page table on every page in about a hundred
-times that; a bin "held" its slice when its fastest sweep is within 4
+a few ns, one that walks the page table on every page in 20 to 40 times
+that; a bin "held" its slice when its fastest sweep is within 4
 times the worker's fastest of the run (no absolute threshold: the host's
 speed varies). A worker whose TLB holds its slice sees a PROT_NONE mark
 only once the scanner's flush (or another full flush) reaches its CPU;
@@ -38,8 +38,10 @@ def sweep_logs(path):
             kv = dict(w.split('=', 1) for w in line.split()[1:] if '=' in w)
             try:
                 bins = [bin_of(b) for b in kv.get('bins', '').split(',') if b]
-                logs.append((int(kv['worker']), float(kv['start_ms']),
-                             int(kv['bin_ms']), bins))
+                bin_ms = int(kv['bin_ms'])
+                if bin_ms <= 0:
+                    raise ValueError('bin_ms=%d' % bin_ms)
+                logs.append((int(kv['worker']), float(kv['start_ms']), bin_ms, bins))
             except (KeyError, ValueError) as e:
                 raise SystemExit('testbed-sweep-log: %s: a malformed @@sweep_log line (%s)'
                                  % (path, e))
