@@ -25,6 +25,8 @@ Usage: testbed-sweep-log.py [--step S] LOG...
 import os
 import sys
 
+from testbed_log import marker
+
 HELD_WITHIN = 4.0
 
 
@@ -32,8 +34,9 @@ def sweep_logs(path):
     """[(worker, start_ms, bin_ms, [(count, fastest_us)])] of @path."""
     logs = []
     with open(path, errors='replace') as f:
-        for line in f:
-            if not line.startswith('@@sweep_log '):
+        for raw in f:
+            line = marker(raw.rstrip('\n'))
+            if not line or not line.startswith('@@sweep_log '):
                 continue
             kv = dict(w.split('=', 1) for w in line.split()[1:] if '=' in w)
             try:

@@ -257,7 +257,7 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	int node = w->id % 2;
-	double next = 0;
+	double next = 0, began;
 
 	w->ctl->tid[w->id] = (pid_t)syscall(SYS_gettid);
 	tb_pin_to_node(w->nodes, node);
@@ -283,10 +283,13 @@ static void *worker_main(void *arg)
 	}
 	pthread_barrier_wait(&w->ctl->ready);
 	next = tb_now() + w->p->switch_ms / 1000.0;
+	/* A sweep begins where the one before ended: one clock read a sweep,
+	 * as before the log. */
+	began = next - w->p->switch_ms / 1000.0;
 	if (w->moving && w->id < SWEEP_LOG_WORKERS)
-		w->ctl->sweep_start[w->id] = next - w->p->switch_ms / 1000.0;
+		w->ctl->sweep_start[w->id] = began;
 	while (!w->ctl->stop) {
-		double began = w->moving ? tb_now() : 0, now;
+		double now;
 
 		touch(w->p, w->base, w->len, (char)w->ctl->passes[w->id]);
 		w->ctl->passes[w->id]++;
@@ -294,6 +297,7 @@ static void *worker_main(void *arg)
 			continue;
 		now = tb_now();
 		sweep_log_note(w->ctl, w->id, began, now);
+		began = now;
 		if (now >= next) {
 			unsigned long nr = w->ctl->switches[w->id];
 
@@ -303,7 +307,8 @@ static void *worker_main(void *arg)
 			tb_pin_to_node(w->nodes, node);
 			occupancy_move(w->ctl, w->nodes, node ^ 1, node);
 			w->ctl->switches[w->id]++;
-			next = tb_now() + w->p->switch_ms / 1000.0;
+			began = tb_now();
+			next = began + w->p->switch_ms / 1000.0;
 		}
 	}
 	return NULL;

@@ -43,6 +43,14 @@ int sim_migrate_private_page(struct sim *s, unsigned int cpu, struct mm *mm,
 void sim_hint_fault(struct sim *s, struct thread *t, uint64_t vpn);
 /* A store of @mm's owner to read-only page @vpn (PTE_READONLY). */
 void sim_write_protect_fault(struct mm *mm, uint64_t vpn);
+/* A store to page @vpn of @mm: the write-protect fault first if the PTE
+ * is present and read-only. Inline: the sweep's loop stores to every
+ * page. */
+static inline void sim_store_check_wp(struct mm *mm, uint64_t vpn)
+{
+	if ((*pte_of(mm, vpn) & (PTE_PRESENT | PTE_READONLY)) == (PTE_PRESENT | PTE_READONLY))
+		sim_write_protect_fault(mm, vpn);
+}
 /* A hint fault of @t on page @vpn through tlbp_hint_fault_handle() with
  * @ops over @ctx: its cost, and task_numa_fault()'s counts for the scan
  * period (@local: the page was on @t's node; @private: @t took its last

@@ -186,8 +186,7 @@ static bool touch(struct sim *s, struct thread *t, uint64_t vpn)
 			tlb_insert(&c->tlb, key, mm->obj->page[vpn].frame_gen);
 	}
 	if (write && (*pte_of(mm, vpn) & PTE_PRESENT)) {
-		if (*pte_of(mm, vpn) & PTE_READONLY)
-			sim_write_protect_fault(mm, vpn);
+		sim_store_check_wp(mm, vpn);
 		*pte_of(mm, vpn) |= PTE_DIRTY;
 	}
 	return hit;
@@ -260,8 +259,7 @@ static uint64_t sweep_stretch(struct sim *s, struct thread *t, uint64_t vpn, uin
 		} else {
 			/* The store: to a folio a migration left read-only, a
 			 * write-protect fault first. */
-			if ((*pte & (PTE_PRESENT | PTE_READONLY)) == (PTE_PRESENT | PTE_READONLY))
-				sim_write_protect_fault(t->mm, p);
+			sim_store_check_wp(t->mm, p);
 			if (tlb->dense && !s->tlb_blind && (*pte & PTE_PRESENT)) {
 				/* A TLB that holds the whole part keeps what
 				 * the sweep wrote through, until a flush. */
