@@ -11,7 +11,9 @@
 #include <check.h>
 #include "profile.h"
 #include "scenario.h"
+#include "scan_walk.h"
 #include "scenario_cases.h"
+#include "scenario_setup.h"
 #include "sim.h"
 #include "suite_runner.h"
 
@@ -80,6 +82,83 @@ START_TEST(test_scenarios_testbed_half_mapped_thps_flush_vma_by_vma)
 	ck_assert_double_eq(h.v[M_SCAN_CALLS], 1);
 	ck_assert_double_eq(w.v[M_SCAN_CALLS], 1);
 	ck_assert_double_eq(h.v[M_SCANNER_FLUSH_MM_CALLS] - w.v[M_SCANNER_FLUSH_MM_CALLS], 23);
+}
+END_TEST
+
+/* Where the workers' stack pages were: at the run's start, and since. */
+struct stack_pages {
+	bool seen_start;
+	unsigned int stacks;      /* worker stacks seen at the start */
+	unsigned int private_;    /* of them, with a page that can migrate */
+	unsigned int on_main;     /* of them, on the main thread's node (0) */
+	unsigned int moved;       /* stack pages seen on another node since */
+};
+
+static void watch_stack_pages(void *ctx, const struct sim *s, uint64_t at)
+{
+	struct stack_pages *sp = ctx;
+	unsigned int m, i, moved = 0;
+
+	(void)at;
+	for (m = 0; m < s->nr_mms; m++) {
+		const struct vma_walk *w = s->mm[m].walk;
+
+		for (i = 0; i < w->nr; i++) {
+			const struct walk_vma *v = &w->vma[i];
+
+			if (v->faulters != VMA_FAULTERS_OWN)
+				continue;
+			if (!sp->seen_start) {
+				sp->stacks++;
+				sp->private_ += v->private;
+				sp->on_main += v->private && v->page[0].node == 0;
+			}
+			moved += v->private && v->page[0].node != 0;
+		}
+	}
+	sp->seen_start = true;
+	if (moved > sp->moved)
+		sp->moved = moved;
+}
+
+/*
+ * A worker's stack: glibc maps it MAP_STACK, which 6.12 turns into
+ * VM_NOHUGEPAGE (calc_vm_flag_bits()), so it holds order-0 folios whatever
+ * the THP sizes; its top page holds the thread descriptor that
+ * pthread_create() writes in the main thread, so it starts on the main
+ * thread's node (the model's node 0), and the first call's marking sends
+ * a worker on the other node there to migrate it. The same in the 4 KiB,
+ * the 64 KiB mTHP and the 2 MiB THP cells.
+ */
+START_TEST(test_scenarios_testbed_stacks_start_on_main_node)
+{
+	static const char *const orders[] = { "folio_order=0", "folio_order=4", "folio_order=9" };
+	static const char *const first_call[] = { "warmup_s=0", "duration_s=3", NULL };
+	const struct scenario *sc = scenario_find("testbed");
+	unsigned int k;
+
+	for (k = 0; k < ARRAY_SIZE(orders); k++) {
+		const char *const order[] = { orders[k], NULL };
+		struct stack_pages sp = { 0 };
+		struct sim_tick tick = { .every_ns = 10000000, .fn = watch_stack_pages,
+					 .ctx = &sp, .records = true };
+		struct metrics m;
+		struct params p;
+		char err[160];
+
+		params_defaults(&p);
+		set_case_params(&p, small_testbed);
+		set_case_params(&p, first_call);
+		set_case_params(&p, order);
+		ck_assert_msg(scenario_run_ticked(sc, &p, scenario_policy(sc, "always"), 1, &m,
+						  NULL, &tick, err, sizeof(err)) == 0, "%s", err);
+		ck_assert(sp.seen_start);
+		ck_assert_uint_eq(sp.stacks, (unsigned int)(p.v[P_MOVING_THREADS] +
+							     p.v[P_STABLE_THREADS]));
+		ck_assert_msg(sp.private_ == sp.stacks && sp.on_main == sp.stacks, "%s: %u of %u",
+			      orders[k], sp.on_main, sp.stacks);
+		ck_assert_msg(sp.moved > 0, "%s: no stack page left node 0", orders[k]);
+	}
 }
 END_TEST
 
@@ -594,6 +673,7 @@ static Suite *scenarios_suite(void)
 	tcase_add_test(testbed, test_scenarios_testbed_skip_single_mechanisms);
 	tcase_add_test(testbed, test_scenarios_testbed_half_mapped_thps_flush_vma_by_vma);
 	tcase_add_test(testbed, test_scenarios_testbed_first_scanner_is_drawn);
+	tcase_add_test(testbed, test_scenarios_testbed_stacks_start_on_main_node);
 	suite_add_tcase(s, testbed);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_profiles_named_and_applied);

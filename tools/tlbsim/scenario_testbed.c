@@ -291,17 +291,20 @@ static int add_main_stack(struct vma_walk *w, const struct mm *mm, uint64_t base
 }
 
 /*
- * The stacks' pages can migrate (path_private_fault.c), numbered above the
- * region's. A worker's stack starts where its worker first runs; main()
- * writes its frame before it starts a worker (and numa-shared's child
- * writes its copy before it does), on a CPU the model does not know: the
- * model puts it on node 0.
+ * The node of the pages the main thread faults in before it starts the
+ * workers: main()'s frame, and each worker's stack top page, which
+ * pthread_create() writes (glibc's thread descriptor and static TLS;
+ * the worker's first frames follow them in the same page). The model
+ * does not know the main thread's CPU at that time and puts it on node 0.
  */
-static int make_private(struct vma_walk *w, const struct sim *s, const struct mm *mm,
-			uint64_t *next_vpn, int owner)
+#define MAIN_THREAD_NODE 0u
+
+/*
+ * The stacks' pages can migrate (path_private_fault.c), numbered above the
+ * region's: one page a stack, on @node at first.
+ */
+static int make_private(struct vma_walk *w, uint64_t *next_vpn, unsigned int node)
 {
-	unsigned int node = owner < 0 ? 0 :
-			    s->cpu[s->thread[mm->first_thread + (unsigned int)owner].cpu].node;
 	int nr = scan_walk_private(w, *next_vpn, node);
 
 	*next_vpn += nr > 0 ? (uint64_t)nr : 0;
@@ -331,11 +334,6 @@ static int layout_vmas(const struct sim *s, struct mm *mm, uint64_t frame_base)
 	struct vma_walk *w = vmas <= UINT_MAX ? scan_walk_new((unsigned int)vmas) : NULL;
 	uint64_t everyone = mm->nr_threads >= 64 ? ~0ULL : (1ULL << mm->nr_threads) - 1;
 	uint64_t next_vpn = mm->nr_pages;
-	/* The workers' stacks are mapped after numa_regions sets the THP
-	 * sizes: with 64 KiB mTHPs or 2 MiB THPs on, their folios are large,
-	 * which the model keeps only for the region, so they stay put here.
-	 * main()'s frame was faulted in before: order 0 in every mode. */
-	bool small_stacks = s->p.v[P_FOLIO_ORDER] == 0;
 	unsigned int i;
 	int err = 0;
 
@@ -344,11 +342,13 @@ static int layout_vmas(const struct sim *s, struct mm *mm, uint64_t frame_base)
 	mm->walk = w;
 	for (i = 0; i < 3; i++)
 		err |= scan_walk_add(w, VMA_FAULTERS_NONE, 0);
+	/* A worker's stack is order 0 in every THP mode: glibc maps it
+	 * MAP_STACK, which 6.12 makes VM_NOHUGEPAGE (calc_vm_flag_bits()),
+	 * so neither a THP nor an mTHP is allocated in it. Its worker faults
+	 * on its top page, which starts on the main thread's node. */
 	for (i = mm->nr_threads; i-- > 0 && !err;) {
 		err |= scan_walk_add(w, VMA_FAULTERS_OWN, i);
-		if (!small_stacks)
-			continue;
-		err |= make_private(w, s, mm, &next_vpn, (int)i);
+		err |= make_private(w, &next_vpn, MAIN_THREAD_NODE);
 	}
 	err |= add_region(w, s, mm);
 	/* The control page is MAP_SHARED: numa-shared's two processes map
@@ -356,7 +356,7 @@ static int layout_vmas(const struct sim *s, struct mm *mm, uint64_t frame_base)
 	err |= scan_walk_add_read(w, &everyone, 1);
 	err |= scan_walk_add(w, VMA_FAULTERS_NONE, 0);
 	err |= add_main_stack(w, mm, frame_base);
-	err |= make_private(w, s, mm, &next_vpn, -1);
+	err |= make_private(w, &next_vpn, MAIN_THREAD_NODE);
 	return err;
 }
 
