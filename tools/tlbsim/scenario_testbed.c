@@ -294,8 +294,10 @@ static int add_main_stack(struct vma_walk *w, const struct mm *mm, uint64_t base
  * The node of the pages the main thread faults in before it starts the
  * workers: main()'s frame, and each worker's stack top page, which
  * pthread_create() writes (glibc's thread descriptor and static TLS;
- * the worker's first frames follow them in the same page). The model
- * does not know the main thread's CPU at that time and puts it on node 0.
+ * the worker's first frames follow them in the same page); numa-shared's
+ * child does the same for its copy of the frame and its own workers. The
+ * model does not know the main thread's CPU at that time and puts it on
+ * node 0.
  */
 #define MAIN_THREAD_NODE 0u
 
