@@ -282,10 +282,10 @@ static void *worker_main(void *arg)
 		(void)sink;
 	}
 	pthread_barrier_wait(&w->ctl->ready);
-	next = tb_now() + w->p->switch_ms / 1000.0;
 	/* A sweep begins where the one before ended: one clock read a sweep,
 	 * as before the log. */
-	began = next - w->p->switch_ms / 1000.0;
+	began = tb_now();
+	next = began + w->p->switch_ms / 1000.0;
 	if (w->moving && w->id < SWEEP_LOG_WORKERS)
 		w->ctl->sweep_start[w->id] = began;
 	while (!w->ctl->stop) {
