@@ -319,7 +319,8 @@ static int make_private(struct vma_walk *w, uint64_t *next_vpn, unsigned int nod
  * with the tasks that fault on each soon after the scanner marks it: the
  * binary's data and bss and the heap (the main thread's, asleep in the
  * window), one stack per worker (top-down, so the first worker's is the
- * highest; only its worker faults on it), the region, the control page
+ * highest; only its worker faults on it, and only a moving worker in the
+ * window), the region, the control page
  * (one page every worker reads each sweep: the first to touch it after a
  * marking takes its one fault), the vDSO (nobody) and the main thread's
  * stack (add_main_stack()). The read-only file mappings, the guard pages
@@ -346,9 +347,19 @@ static int layout_vmas(const struct sim *s, struct mm *mm, uint64_t frame_base)
 		err |= scan_walk_add(w, VMA_FAULTERS_NONE, 0);
 	/* A worker's stack is order 0 in every THP mode: glibc maps it
 	 * MAP_STACK, which 6.12 makes VM_NOHUGEPAGE (calc_vm_flag_bits()),
-	 * so neither a THP nor an mTHP is allocated in it. Its worker faults
-	 * on its top page, which starts on the main thread's node. */
+	 * so neither a THP nor an mTHP is allocated in it. Its top page
+	 * starts on the main thread's node. A moving worker faults on it
+	 * after each marking: it calls tb_now() every sweep, whose return
+	 * address lands there. A stable worker's sweep loop keeps to
+	 * registers and never touches its stack until the run ends (the
+	 * measurement kernel's FAULTBIT lines, docs/data/testbed-sweep-log.md),
+	 * so its stack is marked like the sleeping main thread's heap: one
+	 * PTE changed the first time, no fault, no pids_active bit. */
 	for (i = mm->nr_threads; i-- > 0 && !err;) {
+		if (!s->thread[mm->first_thread + i].moving) {
+			err |= scan_walk_add(w, VMA_FAULTERS_NONE, 0);
+			continue;
+		}
 		err |= scan_walk_add(w, VMA_FAULTERS_OWN, i);
 		err |= make_private(w, &next_vpn, MAIN_THREAD_NODE);
 	}
