@@ -88,13 +88,27 @@ END_TEST
 /* Where the workers' stack pages were: at the run's start, and since. */
 struct stack_pages {
 	bool seen_start;
+	unsigned int main_node[2]; /* each process's main()'s frame page, at the start */
 	unsigned int stacks;      /* worker stacks with a faulter, at the start */
 	unsigned int owners_moving; /* of them, a moving worker's */
 	unsigned int unfaulted;   /* VMAs nobody faults on in the window */
 	unsigned int private_;    /* of them, with a page that can migrate */
-	unsigned int on_main;     /* of them, on the main thread's node (0) */
+	unsigned int on_main;     /* of them, on their main thread's node */
 	unsigned int moved;       /* stack pages seen on another node since */
 };
+
+/* The node of main()'s frame: the last VMA of pages its readers can
+ * migrate (the control page, also read, does not migrate). */
+static unsigned int frame_node(const struct vma_walk *w)
+{
+	unsigned int i = w->nr;
+
+	while (i-- > 0)
+		if (w->vma[i].faulters == VMA_FAULTERS_READ && w->vma[i].private)
+			return w->vma[i].page[0].node;
+	ck_abort_msg("no private page of main()'s frame");
+	return 0;
+}
 
 static void watch_stack_pages(void *ctx, const struct sim *s, uint64_t at)
 {
@@ -102,9 +116,12 @@ static void watch_stack_pages(void *ctx, const struct sim *s, uint64_t at)
 	unsigned int m, i, moved = 0;
 
 	(void)at;
+	ck_assert_uint_le(s->nr_mms, ARRAY_SIZE(sp->main_node));
 	for (m = 0; m < s->nr_mms; m++) {
 		const struct vma_walk *w = s->mm[m].walk;
 
+		if (!sp->seen_start)
+			sp->main_node[m] = frame_node(w);
 		for (i = 0; i < w->nr; i++) {
 			const struct walk_vma *v = &w->vma[i];
 
@@ -117,9 +134,9 @@ static void watch_stack_pages(void *ctx, const struct sim *s, uint64_t at)
 				sp->owners_moving +=
 					s->thread[s->mm[m].first_thread + v->owner].moving;
 				sp->private_ += v->private;
-				sp->on_main += v->private && v->page[0].node == 0;
+				sp->on_main += v->private && v->page[0].node == sp->main_node[m];
 			}
-			moved += v->private && v->page[0].node != 0;
+			moved += v->private && v->page[0].node != sp->main_node[m];
 		}
 	}
 	sp->seen_start = true;
@@ -132,8 +149,8 @@ static void watch_stack_pages(void *ctx, const struct sim *s, uint64_t at)
  * VM_NOHUGEPAGE (calc_vm_flag_bits()), so it holds order-0 folios whatever
  * the THP sizes; its top page holds the thread descriptor that
  * pthread_create() writes in the main thread, so it starts on the main
- * thread's node (the model's node 0), and the first call's marking sends
- * a moving worker on the other node there to migrate it. A stable
+ * thread's node (where main()'s frame is), and the first call's marking
+ * sends a moving worker on the other node there to migrate it. A stable
  * worker never touches its stack in the window (its sweep loop keeps to
  * registers), so nobody faults on its stack: counted with the binary's
  * data, bss and heap and the vDSO, which nobody faults on either. The
@@ -167,8 +184,49 @@ START_TEST(test_scenarios_testbed_stacks_start_on_main_node)
 		ck_assert_uint_eq(sp.unfaulted, 4 + (unsigned int)p.v[P_STABLE_THREADS]);
 		ck_assert_msg(sp.private_ == sp.stacks && sp.on_main == sp.stacks, "%s: %u of %u",
 			      orders[k], sp.on_main, sp.stacks);
-		ck_assert_msg(sp.moved > 0, "%s: no stack page left node 0", orders[k]);
+		ck_assert_msg(sp.moved > 0, "%s: no stack page left node %u", orders[k],
+			      sp.main_node[0]);
 	}
+}
+END_TEST
+
+/*
+ * The node the main thread runs on when it creates the workers is the
+ * scheduler's choice: the guest's stack pages all started on node 0 in
+ * one run and on node 1 in another. Over seeds, each process's main
+ * thread is found on both nodes (numa-shared's child draws its own), and
+ * its workers' stacks start there with its frame.
+ */
+START_TEST(test_scenarios_testbed_main_node_is_a_draw)
+{
+	static const char *const setup_only[] = { "shared_mappers=2", "warmup_s=0",
+						  "duration_s=0.02", NULL };
+	const struct scenario *sc = scenario_find("testbed");
+	unsigned int seen[2][2] = { { 0 } }, differ = 0;
+	uint64_t seed;
+
+	for (seed = 1; seed <= 24; seed++) {
+		struct stack_pages sp = { 0 };
+		struct sim_tick tick = { .every_ns = 10000000, .fn = watch_stack_pages,
+					 .ctx = &sp, .records = true };
+		struct metrics m;
+		struct params p;
+		char err[160];
+
+		params_defaults(&p);
+		set_case_params(&p, small_testbed);
+		set_case_params(&p, setup_only);
+		ck_assert_msg(scenario_run_ticked(sc, &p, scenario_policy(sc, "always"), seed, &m,
+						  NULL, &tick, err, sizeof(err)) == 0, "%s", err);
+		ck_assert(sp.seen_start);
+		ck_assert_uint_eq(sp.on_main, sp.stacks);
+		seen[0][sp.main_node[0]]++;
+		seen[1][sp.main_node[1]]++;
+		differ += sp.main_node[0] != sp.main_node[1];
+	}
+	/* 24 fair draws miss a node with odds of 2^-23 each */
+	ck_assert(seen[0][0] && seen[0][1] && seen[1][0] && seen[1][1]);
+	ck_assert(differ > 0);
 }
 END_TEST
 
@@ -684,6 +742,7 @@ static Suite *scenarios_suite(void)
 	tcase_add_test(testbed, test_scenarios_testbed_half_mapped_thps_flush_vma_by_vma);
 	tcase_add_test(testbed, test_scenarios_testbed_first_scanner_is_drawn);
 	tcase_add_test(testbed, test_scenarios_testbed_stacks_start_on_main_node);
+	tcase_add_test(testbed, test_scenarios_testbed_main_node_is_a_draw);
 	suite_add_tcase(s, testbed);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_profiles_named_and_applied);
