@@ -144,6 +144,27 @@ static void watch_stack_pages(void *ctx, const struct sim *s, uint64_t at)
 		sp->moved = moved;
 }
 
+/* A small testbed run under `always` with @a and then @b (NULL: none) on
+ * top, watching its stack pages into *@sp; its parameters in *@p. */
+static void run_watching_stacks(const char *const *a, const char *const *b, uint64_t seed,
+				struct stack_pages *sp, struct params *p)
+{
+	const struct scenario *sc = scenario_find("testbed");
+	struct sim_tick tick = { .every_ns = 10000000, .fn = watch_stack_pages,
+				 .ctx = sp, .records = true };
+	struct metrics m;
+	char err[160];
+
+	params_defaults(p);
+	set_case_params(p, small_testbed);
+	set_case_params(p, a);
+	if (b)
+		set_case_params(p, b);
+	ck_assert_msg(scenario_run_ticked(sc, p, scenario_policy(sc, "always"), seed, &m, NULL,
+					  &tick, err, sizeof(err)) == 0, "%s", err);
+	ck_assert(sp->seen_start);
+}
+
 /*
  * A worker's stack: glibc maps it MAP_STACK, which 6.12 turns into
  * VM_NOHUGEPAGE (calc_vm_flag_bits()), so it holds order-0 folios whatever
@@ -160,25 +181,14 @@ START_TEST(test_scenarios_testbed_stacks_start_on_main_node)
 {
 	static const char *const orders[] = { "folio_order=0", "folio_order=4", "folio_order=9" };
 	static const char *const first_call[] = { "warmup_s=0", "duration_s=3", NULL };
-	const struct scenario *sc = scenario_find("testbed");
 	unsigned int k;
 
 	for (k = 0; k < ARRAY_SIZE(orders); k++) {
 		const char *const order[] = { orders[k], NULL };
 		struct stack_pages sp = { 0 };
-		struct sim_tick tick = { .every_ns = 10000000, .fn = watch_stack_pages,
-					 .ctx = &sp, .records = true };
-		struct metrics m;
 		struct params p;
-		char err[160];
 
-		params_defaults(&p);
-		set_case_params(&p, small_testbed);
-		set_case_params(&p, first_call);
-		set_case_params(&p, order);
-		ck_assert_msg(scenario_run_ticked(sc, &p, scenario_policy(sc, "always"), 1, &m,
-						  NULL, &tick, err, sizeof(err)) == 0, "%s", err);
-		ck_assert(sp.seen_start);
+		run_watching_stacks(first_call, order, 1, &sp, &p);
 		ck_assert_uint_eq(sp.stacks, (unsigned int)p.v[P_MOVING_THREADS]);
 		ck_assert_uint_eq(sp.owners_moving, sp.stacks);
 		ck_assert_uint_eq(sp.unfaulted, 4 + (unsigned int)p.v[P_STABLE_THREADS]);
@@ -201,24 +211,14 @@ START_TEST(test_scenarios_testbed_main_node_is_a_draw)
 {
 	static const char *const setup_only[] = { "shared_mappers=2", "warmup_s=0",
 						  "duration_s=0.02", NULL };
-	const struct scenario *sc = scenario_find("testbed");
 	unsigned int seen[2][2] = { { 0 } }, differ = 0;
 	uint64_t seed;
 
 	for (seed = 1; seed <= 24; seed++) {
 		struct stack_pages sp = { 0 };
-		struct sim_tick tick = { .every_ns = 10000000, .fn = watch_stack_pages,
-					 .ctx = &sp, .records = true };
-		struct metrics m;
 		struct params p;
-		char err[160];
 
-		params_defaults(&p);
-		set_case_params(&p, small_testbed);
-		set_case_params(&p, setup_only);
-		ck_assert_msg(scenario_run_ticked(sc, &p, scenario_policy(sc, "always"), seed, &m,
-						  NULL, &tick, err, sizeof(err)) == 0, "%s", err);
-		ck_assert(sp.seen_start);
+		run_watching_stacks(setup_only, NULL, seed, &sp, &p);
 		ck_assert_uint_eq(sp.on_main, sp.stacks);
 		seen[0][sp.main_node[0]]++;
 		seen[1][sp.main_node[1]]++;
