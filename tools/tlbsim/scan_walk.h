@@ -17,8 +17,9 @@ struct mm;
 /* Which of the mm's tasks take a hint fault on a VMA soon after the
  * scanner marks it, and so set their bit in its pids_active. */
 enum vma_faulters {
-	VMA_FAULTERS_NONE, /* nobody in the window: the sleeping main
-			    * thread's, a stable worker's stack */
+	VMA_FAULTERS_NONE, /* nobody in the window: the main thread's
+			    * (its faults are not modelled), a stable
+			    * worker's stack */
 	VMA_FAULTERS_READ, /* pages tasks read every sweep: the first of a
 			    * page's readers to touch it after a marking */
 	VMA_FAULTERS_OWN,  /* one task: its stack */

@@ -321,16 +321,17 @@ static int make_private(struct vma_walk *w, uint64_t *next_vpn, unsigned int nod
  * numa_regions' VMAs in address order, as /proc/PID/maps listed them in
  * the guest (docs/kernel-port.md, "The scanner's walk over the VMAs"),
  * with the tasks that fault on each soon after the scanner marks it: the
- * binary's data and bss and the heap (the main thread's, asleep in the
- * window), one stack per worker (top-down, so the first worker's is the
- * highest; only its worker faults on it, and only a moving worker in the
- * window), the region, the control page
- * (one page every worker reads each sweep: the first to touch it after a
- * marking takes its one fault), the vDSO (nobody) and the main thread's
- * stack (add_main_stack()). The read-only file mappings, the guard pages
- * and [vvar] are never scanned and are left out. @frame_base: where
- * main()'s frame starts in its page, in bytes; @main_node: where the
- * process's main thread ran when it started its workers.
+ * binary's data and bss and the heap (the main thread's, which wakes
+ * every 200 ms and touches them now and then: not modelled, see
+ * docs/tlbsim.md), one stack per worker (top-down, so the first worker's
+ * is the highest; only its worker faults on it, and only a moving worker
+ * in the window), the region, the control page (one page every worker
+ * reads each sweep: the first to touch it after a marking takes its one
+ * fault), the vDSO (nobody) and the main thread's stack
+ * (add_main_stack()). The read-only file mappings, the guard pages and
+ * [vvar] are never scanned and are left out. @frame_base: where main()'s
+ * frame starts in its page, in bytes; @main_node: where the process's
+ * main thread ran when it started its workers.
  */
 static int layout_vmas(const struct sim *s, struct mm *mm, uint64_t frame_base,
 		       unsigned int main_node)
