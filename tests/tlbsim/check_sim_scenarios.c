@@ -144,14 +144,12 @@ static void watch_stack_pages(void *ctx, const struct sim *s, uint64_t at)
 		sp->moved = moved;
 }
 
-/* A small testbed run under `always` with @a and then @b (NULL: none) on
- * top, watching its stack pages into *@sp; its parameters in *@p. */
-static void run_watching_stacks(const char *const *a, const char *const *b, uint64_t seed,
-				struct stack_pages *sp, struct params *p)
+/* A small testbed run of @policy with @a and then @b (NULL: none) on
+ * top, @tick called through it; its parameters in *@p. */
+static void run_testbed_ticked(const char *policy, const char *const *a, const char *const *b,
+			       uint64_t seed, struct sim_tick *tick, struct params *p)
 {
 	const struct scenario *sc = scenario_find("testbed");
-	struct sim_tick tick = { .every_ns = 10000000, .fn = watch_stack_pages,
-				 .ctx = sp, .records = true };
 	struct metrics m;
 	char err[160];
 
@@ -160,8 +158,18 @@ static void run_watching_stacks(const char *const *a, const char *const *b, uint
 	set_case_params(p, a);
 	if (b)
 		set_case_params(p, b);
-	ck_assert_msg(scenario_run_ticked(sc, p, scenario_policy(sc, "always"), seed, &m, NULL,
-					  &tick, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(scenario_run_ticked(sc, p, scenario_policy(sc, policy), seed, &m, NULL,
+					  tick, err, sizeof(err)) == 0, "%s", err);
+}
+
+/* ... under `always`, watching its stack pages into *@sp. */
+static void run_watching_stacks(const char *const *a, const char *const *b, uint64_t seed,
+				struct stack_pages *sp, struct params *p)
+{
+	struct sim_tick tick = { .every_ns = 10000000, .fn = watch_stack_pages,
+				 .ctx = sp, .records = true };
+
+	run_testbed_ticked("always", a, b, seed, &tick, p);
 	ck_assert(sp->seen_start);
 }
 
@@ -264,23 +272,16 @@ static void watch_first_call(void *ctx, const struct sim *s, uint64_t at)
 
 static struct first_call first_call_of(uint64_t seed)
 {
-	const struct scenario *sc = scenario_find("testbed");
 	struct first_call f = { .task = -1 };
 	struct sim_tick tick = { .every_ns = 1000000, .fn = watch_first_call, .ctx = &f,
 				 .records = true };
-	struct metrics m;
 	struct params p;
-	char err[160];
 
 	/* Only the first call is watched: the run ends 3 s in, past the scan
 	 * delay (1.8 s at the guest's jiffies) and the last phase after it. */
 	static const char *const until_first_call[] = { "duration_s=2.5", NULL };
 
-	params_defaults(&p);
-	set_case_params(&p, small_testbed);
-	set_case_params(&p, until_first_call);
-	ck_assert_msg(scenario_run_ticked(sc, &p, scenario_policy(sc, "skip-single"), seed, &m,
-					  NULL, &tick, err, sizeof(err)) == 0, "%s", err);
+	run_testbed_ticked("skip-single", until_first_call, NULL, seed, &tick, &p);
 	ck_assert(f.seen_start);
 	ck_assert_int_ge(f.task, 0);
 	return f;
